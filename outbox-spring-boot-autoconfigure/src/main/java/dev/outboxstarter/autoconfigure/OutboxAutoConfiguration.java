@@ -1,0 +1,173 @@
+package dev.outboxstarter.autoconfigure;
+
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.stream.Collectors;
+
+import javax.sql.DataSource;
+
+import dev.outboxstarter.autoconfigure.OutboxProperties.Ordering;
+import dev.outboxstarter.autoconfigure.OutboxProperties.Schema.Mode;
+import dev.outboxstarter.core.Outbox;
+import dev.outboxstarter.core.OutboxEventRouter;
+import dev.outboxstarter.core.capture.CaptureFlushHook;
+import dev.outboxstarter.core.capture.EventRouting;
+import dev.outboxstarter.core.capture.OutboxCapture;
+import dev.outboxstarter.core.capture.OutboxEventCaptureListener;
+import dev.outboxstarter.core.capture.RouteDefinition;
+import dev.outboxstarter.core.capture.TransactionalOutbox;
+import dev.outboxstarter.core.fastpath.FastPathDispatcher;
+import dev.outboxstarter.core.publish.BatchDelivery;
+import dev.outboxstarter.core.publish.OutboxDeliveryListener;
+import dev.outboxstarter.core.publish.OutboxTransport;
+import dev.outboxstarter.core.relay.OutboxRelay;
+import dev.outboxstarter.core.retry.RetryPolicy;
+import dev.outboxstarter.core.schema.ExistingOutboxTableCheck;
+import dev.outboxstarter.core.schema.FlywayOutboxSchemaInitializer;
+import dev.outboxstarter.core.schema.OutboxSchemaInitializer;
+import dev.outboxstarter.core.schema.ScriptOutboxSchemaInitializer;
+import dev.outboxstarter.core.store.DatabaseVendor;
+import dev.outboxstarter.core.store.OutboxStatements;
+import dev.outboxstarter.core.store.OutboxStore;
+import tools.jackson.databind.json.JsonMapper;
+
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnSingleCandidate;
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.context.ApplicationEventPublisher;
+import org.springframework.context.annotation.Bean;
+import org.springframework.core.env.Environment;
+import org.springframework.jdbc.core.JdbcTemplate;
+import org.springframework.jdbc.datasource.DataSourceTransactionManager;
+import org.springframework.transaction.TransactionDefinition;
+import org.springframework.transaction.support.TransactionTemplate;
+import org.springframework.util.ClassUtils;
+
+/**
+ * Auto-configuration of the outbox: capture of events into the application's transactions, the
+ * table, the fast path and the relay. Transports come from their own auto-configurations.
+ */
+@AutoConfiguration(afterName = { "org.springframework.boot.jdbc.autoconfigure.DataSourceAutoConfiguration",
+		"org.springframework.boot.jackson.autoconfigure.JacksonAutoConfiguration" })
+@ConditionalOnClass({ JdbcTemplate.class, JsonMapper.class })
+@ConditionalOnSingleCandidate(DataSource.class)
+@ConditionalOnBooleanProperty(name = "outbox.enabled", matchIfMissing = true)
+@EnableConfigurationProperties(OutboxProperties.class)
+public final class OutboxAutoConfiguration {
+
+	private static final boolean flywayPresent = ClassUtils.isPresent("org.flywaydb.core.Flyway",
+			OutboxAutoConfiguration.class.getClassLoader());
+
+	@Bean
+	@ConditionalOnMissingBean
+	OutboxStore outboxStore(DataSource dataSource, OutboxProperties properties, ObjectProvider<JsonMapper> jsonMapper) {
+		DatabaseVendor vendor = DatabaseVendor.of(dataSource);
+		OutboxStatements statements = OutboxStatements.load(vendor, properties.getTableName(),
+				properties.getOrdering() == Ordering.PER_KEY);
+		return new OutboxStore(dataSource, vendor, statements, jsonMapper.getIfAvailable(JsonMapper::new));
+	}
+
+	@Bean
+	@ConditionalOnMissingBean
+	OutboxSchemaInitializer outboxSchemaInitializer(DataSource dataSource, OutboxStore store,
+			OutboxProperties properties) {
+		String table = properties.getTableName();
+		Mode mode = properties.getSchema().getMode();
+		if (mode == Mode.AUTO) {
+			mode = flywayPresent ? Mode.FLYWAY : Mode.SCRIPTS;
+		}
+		return switch (mode) {
+			case FLYWAY -> {
+				if (!flywayPresent) {
+					throw new IllegalStateException("outbox.schema.mode=flyway, but Flyway is not on the classpath: "
+							+ "add org.flywaydb:flyway-core (and its module for your database), or set "
+							+ "outbox.schema.mode to scripts or none");
+				}
+				yield new FlywayOutboxSchemaInitializer(dataSource, store.vendor(), table);
+			}
+			case SCRIPTS -> new ScriptOutboxSchemaInitializer(dataSource, store.vendor(), store, table);
+			default -> new ExistingOutboxTableCheck(store, store.vendor(), table);
+		};
+	}
+
+	@Bean
+	@ConditionalOnMissingBean
+	EventRouting outboxEventRouting(OutboxProperties properties, ObjectProvider<OutboxEventRouter> routers,
+			ObjectProvider<OutboxTransport> transports, Environment environment) {
+		Map<String, RouteDefinition> routes = new LinkedHashMap<>();
+		properties.getRoutes()
+			.forEach((type, route) -> routes.put(type, new RouteDefinition(route.getEventType(), route.getTransport(),
+					route.getDestination(), route.getKey())));
+		Set<String> transportNames = transports.orderedStream().map(OutboxTransport::name).collect(Collectors.toSet());
+		return new EventRouting(routers.orderedStream().toList(), routes, properties.getDefaultTransport(),
+				transportNames, environment);
+	}
+
+	@Bean
+	@ConditionalOnMissingBean
+	BatchDelivery outboxBatchDelivery(OutboxStore store, DataSource dataSource, OutboxProperties properties,
+			ObjectProvider<OutboxTransport> transports, ObjectProvider<OutboxDeliveryListener> listeners) {
+		Map<String, OutboxTransport> byName = new LinkedHashMap<>();
+		transports.orderedStream().forEach((transport) -> byName.putIfAbsent(transport.name(), transport));
+		OutboxProperties.Retry retry = properties.getRetry();
+		RetryPolicy retryPolicy = new RetryPolicy(retry.getInitialDelay(), retry.getMultiplier(), retry.getMaxDelay(),
+				retry.getJitter(), retry.getMaxAttempts());
+		// The outbox's own transactions, on the same data source: claims, publishing and marks of one
+		// batch, at read committed so that each statement sees what other instances have committed.
+		TransactionTemplate transactions = new TransactionTemplate(new DataSourceTransactionManager(dataSource));
+		transactions.setIsolationLevel(TransactionDefinition.ISOLATION_READ_COMMITTED);
+		return new BatchDelivery(store, byName, retryPolicy, properties.getPublishTimeout(),
+				properties.getOrdering() == Ordering.PER_KEY, transactions, listeners.orderedStream().toList());
+	}
+
+	@Bean
+	@ConditionalOnMissingBean
+	@ConditionalOnBooleanProperty(name = "outbox.fast-path.enabled", matchIfMissing = true)
+	FastPathDispatcher outboxFastPathDispatcher(BatchDelivery delivery, OutboxProperties properties) {
+		OutboxProperties.FastPath fastPath = properties.getFastPath();
+		return new FastPathDispatcher(delivery, fastPath.getQueueCapacity(), fastPath.getBatchSize(),
+				properties.getShutdownTimeout());
+	}
+
+	@Bean
+	@ConditionalOnMissingBean
+	@ConditionalOnBooleanProperty(name = "outbox.relay.enabled", matchIfMissing = true)
+	OutboxRelay outboxRelay(BatchDelivery delivery, OutboxProperties properties) {
+		OutboxProperties.Relay relay = properties.getRelay();
+		return new OutboxRelay(delivery, relay.getBatchSize(), relay.getPollInterval(), properties.getShutdownTimeout());
+	}
+
+	@Bean
+	@ConditionalOnMissingBean
+	OutboxCapture outboxCapture(EventRouting routing, ObjectProvider<JsonMapper> jsonMapper, DataSource dataSource,
+			OutboxStore store, OutboxProperties properties, ObjectProvider<CaptureFlushHook> flushHooks,
+			ObjectProvider<FastPathDispatcher> fastPath, ApplicationEventPublisher publisher) {
+		FastPathDispatcher dispatcher = fastPath.getIfAvailable();
+		// Without a fast path the relay may take new rows at once.
+		Duration grace = (dispatcher != null) ? properties.getFastPath().getGracePeriod() : Duration.ZERO;
+		List<CaptureFlushHook> hooks = flushHooks.orderedStream().toList();
+		return new OutboxCapture(routing, jsonMapper.getIfAvailable(JsonMapper::new),
+				properties.getMaxPayloadSize().toBytes(), dataSource, store, grace, hooks,
+				(dispatcher != null) ? dispatcher : (ids) -> {
+				}, publisher);
+	}
+
+	@Bean
+	OutboxEventCaptureListener outboxEventCaptureListener(OutboxCapture capture) {
+		return new OutboxEventCaptureListener(capture);
+	}
+
+	@Bean
+	@ConditionalOnMissingBean
+	Outbox outbox(OutboxCapture capture) {
+		return new TransactionalOutbox(capture);
+	}
+
+}

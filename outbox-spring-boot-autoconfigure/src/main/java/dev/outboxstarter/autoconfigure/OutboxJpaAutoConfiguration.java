@@ -1,0 +1,36 @@
+package dev.outboxstarter.autoconfigure;
+
+import dev.outboxstarter.core.capture.OutboxCapture;
+import dev.outboxstarter.core.capture.jpa.EntityManagerFlushHook;
+import dev.outboxstarter.core.capture.jpa.FlushedAggregateEventsRegistrar;
+import jakarta.persistence.EntityManagerFactory;
+import org.hibernate.engine.spi.SessionFactoryImplementor;
+
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
+import org.springframework.context.annotation.Bean;
+import org.springframework.orm.jpa.EntityManagerHolder;
+
+/**
+ * Captures the events of JPA aggregates that are changed and flushed without a repository call, and
+ * flushes before the outbox rows are written so those events are not missed.
+ */
+@AutoConfiguration(after = OutboxAutoConfiguration.class)
+@ConditionalOnClass(value = { EntityManagerFactory.class, EntityManagerHolder.class, SessionFactoryImplementor.class },
+		name = "org.springframework.data.domain.DomainEvents")
+@ConditionalOnBean(OutboxCapture.class)
+public final class OutboxJpaAutoConfiguration {
+
+	@Bean
+	static FlushedAggregateEventsRegistrar outboxFlushedAggregateEventsRegistrar(ObjectProvider<OutboxCapture> capture) {
+		return new FlushedAggregateEventsRegistrar(capture);
+	}
+
+	@Bean
+	EntityManagerFlushHook outboxEntityManagerFlushHook(ObjectProvider<EntityManagerFactory> entityManagerFactories) {
+		return new EntityManagerFlushHook(entityManagerFactories);
+	}
+
+}

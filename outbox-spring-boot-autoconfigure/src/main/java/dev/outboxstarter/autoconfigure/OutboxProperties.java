@@ -1,0 +1,427 @@
+package dev.outboxstarter.autoconfigure;
+
+import java.time.Duration;
+import java.util.Map;
+
+import dev.outboxstarter.core.store.OutboxStatements;
+import org.jspecify.annotations.Nullable;
+
+import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.boot.context.properties.bind.DefaultValue;
+import org.springframework.util.Assert;
+import org.springframework.util.unit.DataSize;
+
+/**
+ * Configuration of the transactional outbox.
+ */
+@ConfigurationProperties("outbox")
+public class OutboxProperties {
+
+	/**
+	 * Whether the outbox captures and publishes events.
+	 */
+	private final boolean enabled;
+
+	/**
+	 * Name of the outbox table, a plain SQL identifier. Its migrations are recorded in
+	 * '<table-name>_schema_history'.
+	 */
+	private final String tableName;
+
+	/**
+	 * Largest serialized event accepted. A larger event is refused when it is raised, which rolls the
+	 * business transaction back.
+	 */
+	private final DataSize maxPayloadSize;
+
+	/**
+	 * Transport of events whose route names none.
+	 */
+	private final String defaultTransport;
+
+	/**
+	 * Publishing order: 'per-key' publishes the events of one destination and message key in commit
+	 * order; 'none' drops that guarantee for throughput.
+	 */
+	private final Ordering ordering;
+
+	/**
+	 * Longest time to send one batch and await all its acknowledgements. Messages not acknowledged by
+	 * then count as a failed attempt and are retried.
+	 */
+	private final Duration publishTimeout;
+
+	/**
+	 * How long shutdown waits for a batch that is being published.
+	 */
+	private final Duration shutdownTimeout;
+
+	private final FastPath fastPath;
+
+	private final Relay relay;
+
+	private final Retry retry;
+
+	private final Schema schema;
+
+	/**
+	 * Routes by fully qualified event class name, for event types that cannot be annotated with
+	 * '@OutboxEvent' or to override the annotation.
+	 */
+	private final Map<String, Route> routes;
+
+	public OutboxProperties(@DefaultValue("true") boolean enabled, @DefaultValue("outbox_event") String tableName,
+			@DefaultValue("1MB") DataSize maxPayloadSize, @DefaultValue("kafka") String defaultTransport,
+			@DefaultValue("per-key") Ordering ordering, @DefaultValue("10s") Duration publishTimeout,
+			@DefaultValue("10s") Duration shutdownTimeout, @DefaultValue FastPath fastPath, @DefaultValue Relay relay,
+			@DefaultValue Retry retry, @DefaultValue Schema schema, @Nullable Map<String, Route> routes) {
+		checkTableName(tableName);
+		Assert.isTrue(maxPayloadSize.toBytes() > 0, "outbox.max-payload-size must be positive");
+		Assert.hasText(defaultTransport, "outbox.default-transport must not be empty");
+		checkPositive(publishTimeout, "outbox.publish-timeout");
+		checkPositive(shutdownTimeout, "outbox.shutdown-timeout");
+		this.enabled = enabled;
+		this.tableName = tableName;
+		this.maxPayloadSize = maxPayloadSize;
+		this.defaultTransport = defaultTransport;
+		this.ordering = ordering;
+		this.publishTimeout = publishTimeout;
+		this.shutdownTimeout = shutdownTimeout;
+		this.fastPath = fastPath;
+		this.relay = relay;
+		this.retry = retry;
+		this.schema = schema;
+		this.routes = (routes != null) ? Map.copyOf(routes) : Map.of();
+	}
+
+	private static void checkTableName(String tableName) {
+		try {
+			OutboxStatements.checkTableName(tableName);
+		}
+		catch (IllegalArgumentException ex) {
+			throw new IllegalArgumentException("outbox.table-name: " + ex.getMessage());
+		}
+	}
+
+	static void checkPositive(Duration duration, String property) {
+		Assert.isTrue(!duration.isNegative() && !duration.isZero(), () -> property + " must be positive, not " + duration);
+	}
+
+	public boolean isEnabled() {
+		return this.enabled;
+	}
+
+	public String getTableName() {
+		return this.tableName;
+	}
+
+	public DataSize getMaxPayloadSize() {
+		return this.maxPayloadSize;
+	}
+
+	public String getDefaultTransport() {
+		return this.defaultTransport;
+	}
+
+	public Ordering getOrdering() {
+		return this.ordering;
+	}
+
+	public Duration getPublishTimeout() {
+		return this.publishTimeout;
+	}
+
+	public Duration getShutdownTimeout() {
+		return this.shutdownTimeout;
+	}
+
+	public FastPath getFastPath() {
+		return this.fastPath;
+	}
+
+	public Relay getRelay() {
+		return this.relay;
+	}
+
+	public Retry getRetry() {
+		return this.retry;
+	}
+
+	public Schema getSchema() {
+		return this.schema;
+	}
+
+	public Map<String, Route> getRoutes() {
+		return this.routes;
+	}
+
+	/**
+	 * Publishing order.
+	 */
+	public enum Ordering {
+
+		/** Events of one destination and message key are published in commit order. */
+		PER_KEY,
+
+		/** No ordering: every due event may be published at once. */
+		NONE
+
+	}
+
+	/**
+	 * The fast path: publishing right after the commit, by the instance that wrote the events.
+	 */
+	public static class FastPath {
+
+		/**
+		 * Whether committed events are published at once. When off, the relay publishes everything.
+		 */
+		private final boolean enabled;
+
+		/**
+		 * How long the relay leaves a new event to the fast path of the instance that wrote it.
+		 */
+		private final Duration gracePeriod;
+
+		/**
+		 * Events the fast-path queue holds. When it is full, further events wait for the relay.
+		 */
+		private final int queueCapacity;
+
+		/**
+		 * Most events the fast path publishes in one batch.
+		 */
+		private final int batchSize;
+
+		public FastPath(@DefaultValue("true") boolean enabled, @DefaultValue("5s") Duration gracePeriod,
+				@DefaultValue("10000") int queueCapacity, @DefaultValue("500") int batchSize) {
+			checkPositive(gracePeriod, "outbox.fast-path.grace-period");
+			Assert.isTrue(queueCapacity > 0, "outbox.fast-path.queue-capacity must be positive");
+			Assert.isTrue(batchSize > 0 && batchSize <= 5000, "outbox.fast-path.batch-size must be between 1 and 5000");
+			this.enabled = enabled;
+			this.gracePeriod = gracePeriod;
+			this.queueCapacity = queueCapacity;
+			this.batchSize = batchSize;
+		}
+
+		public boolean isEnabled() {
+			return this.enabled;
+		}
+
+		public Duration getGracePeriod() {
+			return this.gracePeriod;
+		}
+
+		public int getQueueCapacity() {
+			return this.queueCapacity;
+		}
+
+		public int getBatchSize() {
+			return this.batchSize;
+		}
+
+	}
+
+	/**
+	 * The relay: polls for due pending events on every instance.
+	 */
+	public static class Relay {
+
+		/**
+		 * Whether this instance runs the relay.
+		 */
+		private final boolean enabled;
+
+		/**
+		 * Pause between polls once no due events are left.
+		 */
+		private final Duration pollInterval;
+
+		/**
+		 * Most events claimed and published in one batch.
+		 */
+		private final int batchSize;
+
+		public Relay(@DefaultValue("true") boolean enabled, @DefaultValue("1s") Duration pollInterval,
+				@DefaultValue("500") int batchSize) {
+			checkPositive(pollInterval, "outbox.relay.poll-interval");
+			Assert.isTrue(batchSize > 0 && batchSize <= 5000, "outbox.relay.batch-size must be between 1 and 5000");
+			this.enabled = enabled;
+			this.pollInterval = pollInterval;
+			this.batchSize = batchSize;
+		}
+
+		public boolean isEnabled() {
+			return this.enabled;
+		}
+
+		public Duration getPollInterval() {
+			return this.pollInterval;
+		}
+
+		public int getBatchSize() {
+			return this.batchSize;
+		}
+
+	}
+
+	/**
+	 * Retries of failed publishes: exponential backoff with jitter, then DEAD.
+	 */
+	public static class Retry {
+
+		/**
+		 * Delay before the second attempt.
+		 */
+		private final Duration initialDelay;
+
+		/**
+		 * Factor by which the delay grows with each further failure.
+		 */
+		private final double multiplier;
+
+		/**
+		 * Upper bound of the delay.
+		 */
+		private final Duration maxDelay;
+
+		/**
+		 * Fraction of the delay added or taken away at random, so retries of many events spread out.
+		 */
+		private final double jitter;
+
+		/**
+		 * Attempts after which an event becomes DEAD and is no longer retried automatically.
+		 */
+		private final int maxAttempts;
+
+		public Retry(@DefaultValue("1s") Duration initialDelay, @DefaultValue("2.0") double multiplier,
+				@DefaultValue("5m") Duration maxDelay, @DefaultValue("0.2") double jitter,
+				@DefaultValue("10") int maxAttempts) {
+			checkPositive(initialDelay, "outbox.retry.initial-delay");
+			Assert.isTrue(multiplier >= 1, "outbox.retry.multiplier must be at least 1");
+			checkPositive(maxDelay, "outbox.retry.max-delay");
+			Assert.isTrue(jitter >= 0 && jitter <= 1, "outbox.retry.jitter must be between 0 and 1");
+			Assert.isTrue(maxAttempts >= 1, "outbox.retry.max-attempts must be at least 1");
+			this.initialDelay = initialDelay;
+			this.multiplier = multiplier;
+			this.maxDelay = maxDelay;
+			this.jitter = jitter;
+			this.maxAttempts = maxAttempts;
+		}
+
+		public Duration getInitialDelay() {
+			return this.initialDelay;
+		}
+
+		public double getMultiplier() {
+			return this.multiplier;
+		}
+
+		public Duration getMaxDelay() {
+			return this.maxDelay;
+		}
+
+		public double getJitter() {
+			return this.jitter;
+		}
+
+		public int getMaxAttempts() {
+			return this.maxAttempts;
+		}
+
+	}
+
+	/**
+	 * How the outbox table is created.
+	 */
+	public static class Schema {
+
+		/**
+		 * How the outbox table is created: 'flyway' applies the shipped migrations with a history table
+		 * of their own, 'scripts' runs the shipped scripts when the table is missing, 'none' only checks
+		 * the table exists, 'auto' is 'flyway' when Flyway is on the classpath and 'scripts' otherwise.
+		 */
+		private final Mode mode;
+
+		public Schema(@DefaultValue("auto") Mode mode) {
+			this.mode = mode;
+		}
+
+		public Mode getMode() {
+			return this.mode;
+		}
+
+		/**
+		 * How the outbox table is created.
+		 */
+		public enum Mode {
+
+			/** Flyway when it is on the classpath, scripts otherwise. */
+			AUTO,
+
+			/** Versioned Flyway migrations with the outbox's own history table. */
+			FLYWAY,
+
+			/** The shipped SQL scripts, when the table is missing. */
+			SCRIPTS,
+
+			/** Nothing: the table must exist. */
+			NONE
+
+		}
+
+	}
+
+	/**
+	 * Where events of one class go. Unset values come from the class's '@OutboxEvent' annotation.
+	 */
+	public static class Route {
+
+		/**
+		 * Stable logical event name; defaults to the simple class name.
+		 */
+		private final @Nullable String eventType;
+
+		/**
+		 * Transport that publishes the events; defaults to 'outbox.default-transport'.
+		 */
+		private final @Nullable String transport;
+
+		/**
+		 * Topic, or the transport's equivalent.
+		 */
+		private final @Nullable String destination;
+
+		/**
+		 * SpEL expression against the event that gives the message key; defaults to the aggregate id.
+		 */
+		private final @Nullable String key;
+
+		public Route(@Nullable String eventType, @Nullable String transport, @Nullable String destination,
+				@Nullable String key) {
+			this.eventType = eventType;
+			this.transport = transport;
+			this.destination = destination;
+			this.key = key;
+		}
+
+		public @Nullable String getEventType() {
+			return this.eventType;
+		}
+
+		public @Nullable String getTransport() {
+			return this.transport;
+		}
+
+		public @Nullable String getDestination() {
+			return this.destination;
+		}
+
+		public @Nullable String getKey() {
+			return this.key;
+		}
+
+	}
+
+}

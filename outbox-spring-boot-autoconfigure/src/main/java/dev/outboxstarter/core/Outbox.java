@@ -1,0 +1,32 @@
+package dev.outboxstarter.core;
+
+import org.jspecify.annotations.Nullable;
+
+/**
+ * Stores outbox events from code that is not a Spring Data aggregate: plain JDBC, {@code JdbcClient}
+ * or JPA without {@code @DomainEvents}. The same rules apply as for aggregate events: the event must
+ * be routed (see {@link OutboxEvent}), a transaction must be active, and the event is written with
+ * that transaction's other outbox events just before it commits.
+ */
+public interface Outbox {
+
+	/**
+	 * Stores an event that belongs to no aggregate. Its message key comes from the route's key
+	 * expression, or is absent (no per-key ordering).
+	 * @param event the event
+	 * @throws OutboxCaptureException if the event is not routed, cannot be serialized, is too large,
+	 * or no transaction is active
+	 */
+	void publish(Object event);
+
+	/**
+	 * Stores an event raised by an aggregate. The aggregate id is the default message key.
+	 * @param aggregateType logical aggregate type, e.g. {@code Order}
+	 * @param aggregateId the aggregate's id
+	 * @param event the event
+	 * @throws OutboxCaptureException if the event is not routed, cannot be serialized, is too large,
+	 * or no transaction is active
+	 */
+	void publish(String aggregateType, @Nullable Object aggregateId, Object event);
+
+}

@@ -1,0 +1,53 @@
+package dev.outboxstarter.core;
+
+import java.lang.annotation.Documented;
+import java.lang.annotation.ElementType;
+import java.lang.annotation.Inherited;
+import java.lang.annotation.Retention;
+import java.lang.annotation.RetentionPolicy;
+import java.lang.annotation.Target;
+
+/**
+ * Marks an event type as an outbox event: when an instance is published inside a transaction (by a
+ * Spring Data aggregate's {@code @DomainEvents}, an {@code ApplicationEventPublisher} or the
+ * {@link Outbox} API), it is written to the outbox table in that transaction and published to
+ * {@link #destination()} after the commit, at least once.
+ * <p>
+ * Event types without this annotation, without an {@code outbox.routes} entry and not claimed by an
+ * {@link OutboxEventRouter} stay ordinary application events.
+ *
+ * @see Outbox
+ * @see OutboxEventRouter
+ */
+@Target(ElementType.TYPE)
+@Retention(RetentionPolicy.RUNTIME)
+@Inherited
+@Documented
+public @interface OutboxEvent {
+
+	/**
+	 * Stable logical name of the event, stored in the {@code event_type} column and sent as the
+	 * {@code outbox-event-type} header. Defaults to the simple class name. Never a JVM class name, so
+	 * classes can be renamed without breaking consumers.
+	 */
+	String type() default "";
+
+	/**
+	 * Where the event goes: a Kafka topic. Supports {@code ${...}} placeholders. When empty, the
+	 * destination must come from {@code outbox.routes[<class name>].destination}.
+	 */
+	String destination() default "";
+
+	/**
+	 * SpEL expression evaluated against the event that gives the message key, which is also the
+	 * ordering key within the destination. Defaults to the id of the aggregate that raised the event.
+	 */
+	String key() default "";
+
+	/**
+	 * Transport that publishes the event ({@code kafka} or the name of a custom transport). Defaults to
+	 * {@code outbox.default-transport}.
+	 */
+	String transport() default "";
+
+}

@@ -1,0 +1,26 @@
+package dev.outboxstarter.core;
+
+/**
+ * Names of the headers every published outbox message carries, whatever the transport.
+ */
+public final class OutboxHeaders {
+
+	/** The outbox row id (a UUIDv7): the same on every redelivery, so consumers can deduplicate. */
+	public static final String MESSAGE_ID = "outbox-message-id";
+
+	/** The logical event type. */
+	public static final String EVENT_TYPE = "outbox-event-type";
+
+	/** The type of the aggregate that raised the event, when there is one. */
+	public static final String AGGREGATE_TYPE = "outbox-aggregate-type";
+
+	/** The id of the aggregate that raised the event, when there is one. */
+	public static final String AGGREGATE_ID = "outbox-aggregate-id";
+
+	/** When the event was captured, ISO-8601 in UTC. */
+	public static final String OCCURRED_AT = "outbox-occurred-at";
+
+	private OutboxHeaders() {
+	}
+
+}

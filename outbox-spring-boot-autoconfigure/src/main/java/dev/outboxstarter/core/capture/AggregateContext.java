@@ -1,0 +1,71 @@
+package dev.outboxstarter.core.capture;
+
+import java.util.ArrayDeque;
+import java.util.Deque;
+import java.util.IdentityHashMap;
+import java.util.Map;
+import java.util.function.Supplier;
+
+import org.jspecify.annotations.Nullable;
+
+/**
+ * Tells the capture which aggregate an event belongs to while the event is being published.
+ * Spring Data publishes the bare event objects; whoever knows their aggregate (a repository call, a
+ * flush) opens a scope that maps each event, by identity, to its aggregate.
+ */
+public final class AggregateContext {
+
+	private static final ThreadLocal<Deque<Map<Object, Supplier<AggregateRef>>>> scopes = ThreadLocal
+		.withInitial(ArrayDeque::new);
+
+	private AggregateContext() {
+	}
+
+	/**
+	 * Opens a scope; close it when the events have been published.
+	 * @param origins each event mapped, by identity, to its aggregate (resolved lazily, since a new
+	 * aggregate gets its id while it is saved)
+	 * @return the scope to close
+	 */
+	public static Scope open(IdentityHashMap<Object, Supplier<AggregateRef>> origins) {
+		Deque<Map<Object, Supplier<AggregateRef>>> stack = scopes.get();
+		stack.push(origins);
+		return () -> {
+			stack.pop();
+			if (stack.isEmpty()) {
+				scopes.remove();
+			}
+		};
+	}
+
+	/**
+	 * The aggregate of an event being published, if a scope knows it.
+	 * @param event the event
+	 * @return its aggregate or {@code null}
+	 */
+	public static @Nullable AggregateRef aggregateOf(Object event) {
+		Deque<Map<Object, Supplier<AggregateRef>>> stack = scopes.get();
+		for (Map<Object, Supplier<AggregateRef>> origins : stack) {
+			Supplier<AggregateRef> origin = origins.get(event);
+			if (origin != null) {
+				return origin.get();
+			}
+		}
+		if (stack.isEmpty()) {
+			scopes.remove();
+		}
+		return null;
+	}
+
+	/**
+	 * A scope opened by {@link #open}.
+	 */
+	@FunctionalInterface
+	public interface Scope extends AutoCloseable {
+
+		@Override
+		void close();
+
+	}
+
+}

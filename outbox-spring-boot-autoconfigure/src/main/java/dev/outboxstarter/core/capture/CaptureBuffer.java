@@ -1,0 +1,91 @@
+package dev.outboxstarter.core.capture;
+
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Deque;
+import java.util.List;
+import java.util.UUID;
+
+import dev.outboxstarter.core.store.CapturedEvent;
+
+import org.springframework.core.Ordered;
+import org.springframework.transaction.support.TransactionSynchronization;
+
+/**
+ * The outbox events of one transaction, written in one batch just before it commits.
+ */
+final class CaptureBuffer implements TransactionSynchronization {
+
+	private final OutboxCapture capture;
+
+	private final List<CapturedEvent> events = new ArrayList<>();
+
+	private final Deque<DeferredEvent> deferred = new ArrayDeque<>();
+
+	private int written;
+
+	private boolean committed;
+
+	CaptureBuffer(OutboxCapture capture) {
+		this.capture = capture;
+	}
+
+	void add(CapturedEvent event) {
+		this.events.add(event);
+	}
+
+	void defer(Object event, AggregateRef aggregate) {
+		this.deferred.add(new DeferredEvent(event, aggregate));
+	}
+
+	DeferredEvent nextDeferred() {
+		return this.deferred.poll();
+	}
+
+	boolean hasDeferred() {
+		return !this.deferred.isEmpty();
+	}
+
+	List<CapturedEvent> unwritten() {
+		return this.events.subList(this.written, this.events.size());
+	}
+
+	void markWritten() {
+		this.written = this.events.size();
+	}
+
+	boolean isCommitted() {
+		return this.committed;
+	}
+
+	@Override
+	public int getOrder() {
+		// Last, so that events raised by other before-commit callbacks are still captured.
+		return Ordered.LOWEST_PRECEDENCE;
+	}
+
+	@Override
+	public void beforeCommit(boolean readOnly) {
+		this.capture.write(this, true);
+	}
+
+	@Override
+	public void afterCommit() {
+		this.committed = true;
+		List<UUID> ids = new ArrayList<>(this.events.size());
+		for (CapturedEvent event : this.events) {
+			ids.add(event.id());
+		}
+		this.capture.committed(ids);
+	}
+
+	@Override
+	public void afterCompletion(int status) {
+		this.committed = true;
+		this.capture.release(this);
+	}
+
+	record DeferredEvent(Object event, AggregateRef aggregate) {
+	}
+
+}

@@ -1,0 +1,216 @@
+package dev.outboxstarter.core.capture;
+
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.IdentityHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.function.Supplier;
+
+import javax.sql.DataSource;
+
+import dev.outboxstarter.core.OutboxCaptureException;
+import dev.outboxstarter.core.store.CapturedEvent;
+import dev.outboxstarter.core.store.OutboxStore;
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
+import org.jspecify.annotations.Nullable;
+import tools.jackson.databind.json.JsonMapper;
+
+import org.springframework.context.ApplicationEventPublisher;
+import org.springframework.transaction.support.TransactionSynchronizationManager;
+
+/**
+ * Captures outbox events into the current transaction: checks and serializes each event when it is
+ * raised (so a bad event fails the business code that raised it), buffers it, writes the buffer in
+ * one JDBC batch just before the commit, and hands the committed ids to the fast path.
+ */
+public class OutboxCapture {
+
+	private static final Log logger = LogFactory.getLog(OutboxCapture.class);
+
+	/** Flushing can raise events whose listeners change more aggregates; this bounds the rounds. */
+	private static final int MAX_FLUSH_ROUNDS = 10;
+
+	private final EventRouting routing;
+
+	private final JsonMapper json;
+
+	private final long maxPayloadBytes;
+
+	private final DataSource dataSource;
+
+	private final OutboxStore store;
+
+	private final Duration availableAfter;
+
+	private final List<CaptureFlushHook> flushHooks;
+
+	private final CommittedEventsListener committedListener;
+
+	private final ApplicationEventPublisher publisher;
+
+	/**
+	 * Creates the capture.
+	 * @param routing decides which events go where
+	 * @param json serializes payloads
+	 * @param maxPayloadBytes largest serialized payload accepted, in bytes
+	 * @param dataSource the outbox data source, which the business transaction must be using
+	 * @param store writes the rows
+	 * @param availableAfter how long the relay leaves new rows to the fast path
+	 * @param flushHooks flush pending changes before writing
+	 * @param committedListener told the ids after commit
+	 * @param publisher republishes events pulled from flushed aggregates
+	 */
+	public OutboxCapture(EventRouting routing, JsonMapper json, long maxPayloadBytes, DataSource dataSource,
+			OutboxStore store, Duration availableAfter, List<CaptureFlushHook> flushHooks,
+			CommittedEventsListener committedListener, ApplicationEventPublisher publisher) {
+		this.routing = routing;
+		this.json = json;
+		this.maxPayloadBytes = maxPayloadBytes;
+		this.dataSource = dataSource;
+		this.store = store;
+		this.availableAfter = availableAfter;
+		this.flushHooks = List.copyOf(flushHooks);
+		this.committedListener = committedListener;
+		this.publisher = publisher;
+	}
+
+	/**
+	 * Captures an event if it is an outbox event.
+	 * @param event the event
+	 * @param aggregate the aggregate it came from, if known
+	 * @return whether it was an outbox event (and is now part of the transaction)
+	 * @throws OutboxCaptureException if it is an outbox event that cannot be captured
+	 */
+	public boolean capture(Object event, @Nullable AggregateRef aggregate) {
+		List<ResolvedRoute> routes = this.routing.routesFor(event, aggregate);
+		if (routes.isEmpty()) {
+			return false;
+		}
+		String eventType = routes.get(0).eventType();
+		CaptureBuffer buffer = currentBuffer(event, eventType);
+		String payload = serialize(event, eventType);
+		for (ResolvedRoute route : routes) {
+			buffer.add(new CapturedEvent(UuidV7.generate(), (aggregate != null) ? aggregate.type() : null,
+					(aggregate != null) ? aggregate.idAsString() : null, route.eventType(), route.transport(),
+					route.destination(), route.key(), payload, Map.of()));
+		}
+		return true;
+	}
+
+	/**
+	 * Holds an event pulled from an aggregate during a flush until the transaction is about to
+	 * commit, then publishes it like Spring Data would have (so the capture sees it with its
+	 * aggregate). Publishing inside a flush would run listeners in the middle of it.
+	 * @param event the event
+	 * @param aggregate its aggregate
+	 */
+	public void deferUntilCommit(Object event, AggregateRef aggregate) {
+		if (!TransactionSynchronizationManager.isSynchronizationActive()) {
+			publish(event, aggregate);
+			return;
+		}
+		currentBuffer(event, event.getClass().getSimpleName()).defer(event, aggregate);
+	}
+
+	/**
+	 * Writes what the current transaction captured and has not written yet. For callers that run
+	 * inside the commit itself (after the before-commit callbacks), such as a flush at commit.
+	 */
+	public void writeCaptured() {
+		CaptureBuffer buffer = (CaptureBuffer) TransactionSynchronizationManager.getResource(this);
+		if (buffer != null) {
+			write(buffer, false);
+		}
+	}
+
+	void write(CaptureBuffer buffer, boolean flush) {
+		int rounds = 0;
+		do {
+			if (flush) {
+				this.flushHooks.forEach(CaptureFlushHook::flush);
+			}
+			while (buffer.hasDeferred()) {
+				CaptureBuffer.DeferredEvent deferred = buffer.nextDeferred();
+				publish(deferred.event(), deferred.aggregate());
+			}
+		}
+		while (flush && buffer.hasDeferred() && ++rounds < MAX_FLUSH_ROUNDS);
+		List<CapturedEvent> unwritten = buffer.unwritten();
+		if (!unwritten.isEmpty()) {
+			this.store.insert(unwritten, this.availableAfter);
+			buffer.markWritten();
+		}
+	}
+
+	void committed(List<UUID> ids) {
+		if (ids.isEmpty()) {
+			return;
+		}
+		try {
+			this.committedListener.committed(ids);
+		}
+		catch (RuntimeException ex) {
+			// The rows are committed; the relay publishes them after the grace period.
+			logger.warn("Could not hand committed outbox events to the fast path", ex);
+		}
+	}
+
+	void release(CaptureBuffer buffer) {
+		TransactionSynchronizationManager.unbindResourceIfPossible(this);
+	}
+
+	private void publish(Object event, AggregateRef aggregate) {
+		IdentityHashMap<Object, Supplier<AggregateRef>> origin = new IdentityHashMap<>(1);
+		origin.put(event, () -> aggregate);
+		try (AggregateContext.Scope scope = AggregateContext.open(origin)) {
+			this.publisher.publishEvent(event);
+		}
+	}
+
+	private CaptureBuffer currentBuffer(Object event, String eventType) {
+		if (!TransactionSynchronizationManager.isSynchronizationActive()
+				|| !TransactionSynchronizationManager.isActualTransactionActive()) {
+			throw new OutboxCaptureException(EventRouting.describe(event.getClass(), eventType)
+					+ " was published with no transaction active: outbox events are stored with the business "
+					+ "change, so publish it inside a @Transactional method or a TransactionTemplate");
+		}
+		if (TransactionSynchronizationManager.getResource(this.dataSource) == null) {
+			throw new OutboxCaptureException(EventRouting.describe(event.getClass(), eventType)
+					+ " was published in a transaction that does not use the outbox DataSource: run it in a "
+					+ "transaction of the DataSource's (or JPA) transaction manager");
+		}
+		CaptureBuffer buffer = (CaptureBuffer) TransactionSynchronizationManager.getResource(this);
+		if (buffer == null) {
+			buffer = new CaptureBuffer(this);
+			TransactionSynchronizationManager.bindResource(this, buffer);
+			TransactionSynchronizationManager.registerSynchronization(buffer);
+		}
+		else if (buffer.isCommitted()) {
+			throw new OutboxCaptureException(EventRouting.describe(event.getClass(), eventType)
+					+ " was published after its transaction committed: publish it in a new transaction");
+		}
+		return buffer;
+	}
+
+	private String serialize(Object event, String eventType) {
+		String payload;
+		try {
+			payload = this.json.writeValueAsString(event);
+		}
+		catch (RuntimeException ex) {
+			throw new OutboxCaptureException(EventRouting.describe(event.getClass(), eventType)
+					+ " cannot be serialized to JSON: " + ex.getMessage(), ex);
+		}
+		long size = payload.getBytes(StandardCharsets.UTF_8).length;
+		if (size > this.maxPayloadBytes) {
+			throw new OutboxCaptureException(EventRouting.describe(event.getClass(), eventType) + " is " + size
+					+ " bytes as JSON, more than outbox.max-payload-size (" + this.maxPayloadBytes
+					+ " bytes): make the event smaller or raise the limit");
+		}
+		return payload;
+	}
+
+}

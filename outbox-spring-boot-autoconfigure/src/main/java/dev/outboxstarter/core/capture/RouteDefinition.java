@@ -1,0 +1,16 @@
+package dev.outboxstarter.core.capture;
+
+import org.jspecify.annotations.Nullable;
+
+/**
+ * A route configured for an event class (the {@code outbox.routes} properties). Values left
+ * {@code null} fall back to the class's {@code @OutboxEvent} annotation, then to the defaults.
+ *
+ * @param eventType logical event type
+ * @param transport transport name
+ * @param destination topic or the transport's equivalent
+ * @param key SpEL expression against the event that gives the message key
+ */
+public record RouteDefinition(@Nullable String eventType, @Nullable String transport, @Nullable String destination,
+		@Nullable String key) {
+}

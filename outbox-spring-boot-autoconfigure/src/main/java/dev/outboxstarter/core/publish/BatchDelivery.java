@@ -1,0 +1,202 @@
+package dev.outboxstarter.core.publish;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.function.Function;
+
+import dev.outboxstarter.core.retry.RetryPolicy;
+import dev.outboxstarter.core.store.ClaimedEvent;
+import dev.outboxstarter.core.store.ClaimedEvent.OrderingKey;
+import dev.outboxstarter.core.store.FailedAttempt;
+import dev.outboxstarter.core.store.OutboxStore;
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
+
+import org.springframework.core.NestedExceptionUtils;
+import org.springframework.transaction.support.TransactionTemplate;
+
+/**
+ * Publishes one claimed batch, the same way for the fast path and the relay: in one transaction it
+ * claims the rows (locking them), sends them all without waiting per message, awaits every
+ * acknowledgement within the publish timeout, marks the acknowledged rows published and records the
+ * failures, then commits, which releases the locks.
+ */
+public class BatchDelivery {
+
+	private static final Log logger = LogFactory.getLog(BatchDelivery.class);
+
+	private final OutboxStore store;
+
+	private final Map<String, OutboxTransport> transports;
+
+	private final RetryPolicy retryPolicy;
+
+	private final Duration publishTimeout;
+
+	private final boolean perKeyOrdering;
+
+	private final TransactionTemplate transactionTemplate;
+
+	private final List<OutboxDeliveryListener> listeners;
+
+	/**
+	 * Creates the delivery.
+	 * @param store the outbox store
+	 * @param transports transports by name
+	 * @param retryPolicy backoff and dead-event rule
+	 * @param publishTimeout bound on sending and awaiting one batch
+	 * @param perKeyOrdering whether to hold back rows an earlier pending row of their key must precede
+	 * @param transactionTemplate transactions on the outbox data source, read committed
+	 * @param listeners told every outcome
+	 */
+	public BatchDelivery(OutboxStore store, Map<String, OutboxTransport> transports, RetryPolicy retryPolicy,
+			Duration publishTimeout, boolean perKeyOrdering, TransactionTemplate transactionTemplate,
+			List<OutboxDeliveryListener> listeners) {
+		this.store = store;
+		this.transports = Map.copyOf(transports);
+		this.retryPolicy = retryPolicy;
+		this.publishTimeout = publishTimeout;
+		this.perKeyOrdering = perKeyOrdering;
+		this.transactionTemplate = transactionTemplate;
+		this.listeners = List.copyOf(listeners);
+	}
+
+	/**
+	 * Claims a batch and publishes it.
+	 * @param path which path is publishing
+	 * @param claim locks the rows to publish, in seq order
+	 * @return what was done
+	 */
+	public DeliveryResult deliver(PublishPath path, Function<OutboxStore, List<ClaimedEvent>> claim) {
+		Outcome outcome = this.transactionTemplate.execute((status) -> {
+			List<ClaimedEvent> claimed = claim.apply(this.store);
+			if (claimed.isEmpty()) {
+				return null;
+			}
+			Outcome result = publish(withoutHeldBack(claimed));
+			this.store.markPublished(result.publishedIds());
+			this.store.markFailed(result.failedAttempts());
+			result.claimed = claimed.size();
+			return result;
+		});
+		if (outcome == null) {
+			return DeliveryResult.NONE;
+		}
+		// Only once the outcome is committed.
+		for (OutboxDeliveryListener listener : this.listeners) {
+			outcome.published.forEach((event) -> listener.published(path, event));
+			outcome.failures.forEach((failure) -> listener.failed(path, failure.event(), failure.attempt().error(),
+					failure.attempt().dead()));
+		}
+		return new DeliveryResult(outcome.claimed, outcome.published.size(), outcome.failures.size());
+	}
+
+	private List<ClaimedEvent> withoutHeldBack(List<ClaimedEvent> claimed) {
+		if (!this.perKeyOrdering) {
+			return claimed;
+		}
+		Set<UUID> heldBack = this.store.heldBack(claimed.stream().map((event) -> event.message().id()).toList());
+		if (heldBack.isEmpty()) {
+			return claimed;
+		}
+		return claimed.stream().filter((event) -> !heldBack.contains(event.message().id())).toList();
+	}
+
+	private Outcome publish(List<ClaimedEvent> events) {
+		long deadline = System.nanoTime() + this.publishTimeout.toNanos();
+		Outcome outcome = new Outcome();
+		Set<OrderingKey> stoppedKeys = new HashSet<>();
+		List<ClaimedEvent> sent = new ArrayList<>(events.size());
+		List<CompletableFuture<?>> acknowledgements = new ArrayList<>(events.size());
+		for (ClaimedEvent event : events) {
+			OrderingKey key = event.orderingKey();
+			if ((key != null && stoppedKeys.contains(key)) || System.nanoTime() > deadline) {
+				// Not attempted: stays pending, unchanged, for the next round.
+				continue;
+			}
+			OutboxTransport transport = this.transports.get(event.transport());
+			try {
+				if (transport == null) {
+					throw new IllegalStateException("No transport named '" + event.transport() + "' is available");
+				}
+				acknowledgements.add(transport.send(event.message()));
+				sent.add(event);
+			}
+			catch (RuntimeException ex) {
+				outcome.failed(event, describe(ex));
+				if (key != null) {
+					stoppedKeys.add(key);
+				}
+			}
+		}
+		for (int i = 0; i < sent.size(); i++) {
+			awaitAcknowledgement(sent.get(i), acknowledgements.get(i), deadline, outcome);
+		}
+		return outcome;
+	}
+
+	private void awaitAcknowledgement(ClaimedEvent event, CompletableFuture<?> acknowledgement, long deadline,
+			Outcome outcome) {
+		try {
+			acknowledgement.get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
+			outcome.published.add(event);
+		}
+		catch (TimeoutException ex) {
+			outcome.failed(event, "No acknowledgement within outbox.publish-timeout (" + this.publishTimeout + ")");
+		}
+		catch (ExecutionException ex) {
+			outcome.failed(event, describe(ex.getCause()));
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+			outcome.failed(event, "Interrupted while awaiting the acknowledgement");
+		}
+	}
+
+	private static String describe(Throwable ex) {
+		Throwable cause = NestedExceptionUtils.getMostSpecificCause(ex);
+		return cause.getClass().getName() + ": " + cause.getMessage();
+	}
+
+	private record Failure(ClaimedEvent event, FailedAttempt attempt) {
+	}
+
+	private final class Outcome {
+
+		private final List<ClaimedEvent> published = new ArrayList<>();
+
+		private final List<Failure> failures = new ArrayList<>();
+
+		private int claimed;
+
+		void failed(ClaimedEvent event, String error) {
+			int attempts = event.attempts() + 1;
+			boolean dead = BatchDelivery.this.retryPolicy.isExhausted(attempts);
+			Duration retryDelay = BatchDelivery.this.retryPolicy.delayAfter(attempts);
+			this.failures.add(new Failure(event, new FailedAttempt(event.message().id(), dead, retryDelay, error)));
+			if (dead) {
+				logger.warn("Outbox event " + event.message().id() + " (" + event.message().eventType() + " to "
+						+ event.message().destination() + ") is DEAD after " + attempts + " attempts: " + error);
+			}
+		}
+
+		List<UUID> publishedIds() {
+			return this.published.stream().map((event) -> event.message().id()).toList();
+		}
+
+		List<FailedAttempt> failedAttempts() {
+			return this.failures.stream().map(Failure::attempt).toList();
+		}
+
+	}
+
+}

@@ -1,0 +1,14 @@
+package dev.outboxstarter.core.publish;
+
+/**
+ * What one batch delivery did.
+ *
+ * @param claimed rows locked
+ * @param published rows acknowledged and marked published
+ * @param failed rows whose attempt failed
+ */
+public record DeliveryResult(int claimed, int published, int failed) {
+
+	static final DeliveryResult NONE = new DeliveryResult(0, 0, 0);
+
+}

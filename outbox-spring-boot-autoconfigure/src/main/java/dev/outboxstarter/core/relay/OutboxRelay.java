@@ -1,0 +1,108 @@
+package dev.outboxstarter.core.relay;
+
+import java.time.Duration;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+
+import dev.outboxstarter.core.publish.BatchDelivery;
+import dev.outboxstarter.core.publish.DeliveryResult;
+import dev.outboxstarter.core.publish.PublishPath;
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
+
+import org.springframework.context.SmartLifecycle;
+
+/**
+ * Polls for due pending rows every poll interval and publishes them in batches until none are left.
+ * Every instance runs one; {@code SKIP LOCKED} shares the rows between them. It runs on its own
+ * thread rather than through {@code @Scheduled}, so the starter does not switch on scheduling for
+ * the whole application.
+ */
+public class OutboxRelay implements SmartLifecycle {
+
+	private static final Log logger = LogFactory.getLog(OutboxRelay.class);
+
+	private final BatchDelivery delivery;
+
+	private final int batchSize;
+
+	private final Duration pollInterval;
+
+	private final Duration shutdownTimeout;
+
+	private volatile boolean running;
+
+	private ScheduledExecutorService scheduler;
+
+	/**
+	 * Creates the relay.
+	 * @param delivery publishes claimed batches
+	 * @param batchSize most rows per batch
+	 * @param pollInterval pause between polls that found nothing more to do
+	 * @param shutdownTimeout how long stopping waits for the batch in flight
+	 */
+	public OutboxRelay(BatchDelivery delivery, int batchSize, Duration pollInterval, Duration shutdownTimeout) {
+		this.delivery = delivery;
+		this.batchSize = batchSize;
+		this.pollInterval = pollInterval;
+		this.shutdownTimeout = shutdownTimeout;
+	}
+
+	/**
+	 * Publishes due rows until a batch comes back short or publishes nothing.
+	 * @return rows published
+	 */
+	public int drain() {
+		int published = 0;
+		DeliveryResult result;
+		do {
+			result = this.delivery.deliver(PublishPath.RELAY, (store) -> store.claimDue(this.batchSize));
+			published += result.published();
+		}
+		while (this.running && result.claimed() == this.batchSize && result.published() > 0);
+		return published;
+	}
+
+	@Override
+	public void start() {
+		this.running = true;
+		this.scheduler = Executors.newSingleThreadScheduledExecutor((task) -> {
+			Thread thread = new Thread(task, "outbox-relay");
+			thread.setDaemon(true);
+			return thread;
+		});
+		long interval = this.pollInterval.toMillis();
+		this.scheduler.scheduleWithFixedDelay(this::poll, interval, interval, TimeUnit.MILLISECONDS);
+	}
+
+	private void poll() {
+		try {
+			drain();
+		}
+		catch (RuntimeException ex) {
+			// The next poll tries again; nothing is lost, rows stay pending.
+			logger.warn("Outbox relay poll failed", ex);
+		}
+	}
+
+	@Override
+	public void stop() {
+		this.running = false;
+		this.scheduler.shutdown();
+		try {
+			if (!this.scheduler.awaitTermination(this.shutdownTimeout.toMillis(), TimeUnit.MILLISECONDS)) {
+				this.scheduler.shutdownNow();
+			}
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+		}
+	}
+
+	@Override
+	public boolean isRunning() {
+		return this.running;
+	}
+
+}

@@ -1,0 +1,24 @@
+package dev.outboxstarter.core.store;
+
+import java.util.Map;
+import java.util.UUID;
+
+import org.jspecify.annotations.Nullable;
+
+/**
+ * An event captured in a business transaction, as it is inserted into the outbox table.
+ *
+ * @param id the message id (a UUIDv7)
+ * @param aggregateType type of the aggregate that raised it, if any
+ * @param aggregateId id of that aggregate, if any
+ * @param eventType the logical event type
+ * @param transport the transport name
+ * @param destination topic or the transport's equivalent
+ * @param messageKey message and ordering key, if any
+ * @param payload the serialized event
+ * @param headers headers to send with it
+ */
+public record CapturedEvent(UUID id, @Nullable String aggregateType, @Nullable String aggregateId, String eventType,
+		String transport, String destination, @Nullable String messageKey, String payload,
+		Map<String, String> headers) {
+}

@@ -1,0 +1,101 @@
+package dev.outboxstarter.core.store;
+
+import java.sql.DatabaseMetaData;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.Instant;
+import java.time.LocalDateTime;
+import java.time.OffsetDateTime;
+import java.time.ZoneOffset;
+import java.util.Locale;
+import java.util.UUID;
+
+import javax.sql.DataSource;
+
+import org.springframework.jdbc.support.JdbcUtils;
+import org.springframework.jdbc.support.MetaDataAccessException;
+
+/**
+ * The databases the outbox supports. Each has its own migrations under
+ * {@code db/outbox/migration/<folder>} and its own statements in
+ * {@code db/outbox/statements/<folder>.properties}; the few differences in how values are bound and
+ * read are here.
+ */
+public enum DatabaseVendor {
+
+	POSTGRESQL("postgresql"),
+
+	/** MariaDB and MySQL share a dialect for everything the outbox runs. */
+	MYSQL("mysql"),
+
+	H2("h2");
+
+	private final String folder;
+
+	DatabaseVendor(String folder) {
+		this.folder = folder;
+	}
+
+	/**
+	 * The folder name of this vendor's migrations and statements.
+	 * @return the folder name
+	 */
+	public String folder() {
+		return this.folder;
+	}
+
+	/**
+	 * The Flyway location of this vendor's migrations.
+	 * @return a {@code classpath:} location
+	 */
+	public String migrationLocation() {
+		return "classpath:db/outbox/migration/" + this.folder;
+	}
+
+	/**
+	 * Detects the vendor from the database the data source connects to.
+	 * @param dataSource the outbox data source
+	 * @return the vendor
+	 * @throws IllegalStateException if the database is not supported or cannot be reached
+	 */
+	public static DatabaseVendor of(DataSource dataSource) {
+		String product;
+		try {
+			product = JdbcUtils.extractDatabaseMetaData(dataSource, DatabaseMetaData::getDatabaseProductName);
+		}
+		catch (MetaDataAccessException ex) {
+			throw new IllegalStateException("Could not determine the outbox database: " + ex.getMessage(), ex);
+		}
+		return fromProductName(product);
+	}
+
+	static DatabaseVendor fromProductName(String product) {
+		String name = product.toLowerCase(Locale.ROOT);
+		if (name.contains("postgresql")) {
+			return POSTGRESQL;
+		}
+		if (name.contains("mariadb") || name.contains("mysql")) {
+			return MYSQL;
+		}
+		if (name.equals("h2")) {
+			return H2;
+		}
+		throw new IllegalStateException("The outbox supports PostgreSQL, MariaDB, MySQL and H2, but the DataSource "
+				+ "connects to '" + product + "'.");
+	}
+
+	Object idParameter(UUID id) {
+		// MariaDB/MySQL store ids as CHAR(36); the others have a native UUID type.
+		return (this == MYSQL) ? id.toString() : id;
+	}
+
+	Instant readInstant(ResultSet rs, String column) throws SQLException {
+		if (this == MYSQL) {
+			// DATETIME(6) holds UTC without a zone.
+			LocalDateTime value = rs.getObject(column, LocalDateTime.class);
+			return value.toInstant(ZoneOffset.UTC);
+		}
+		return rs.getObject(column, OffsetDateTime.class).toInstant();
+	}
+
+}

@@ -1,0 +1,76 @@
+package dev.outboxstarter.core.store;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.util.Properties;
+import java.util.regex.Pattern;
+
+import org.springframework.core.io.ClassPathResource;
+import org.springframework.util.Assert;
+
+/**
+ * The SQL the outbox runs, loaded from {@code db/outbox/statements/<vendor>.properties} for one table.
+ *
+ * @param insert inserts one captured event
+ * @param claimDue locks due pending rows in seq order, skipping locked ones
+ * @param claimByIds locks the pending rows among given ids, skipping locked ones
+ * @param heldBack the claimed ids that an earlier pending row of their key outside the claim holds back
+ * @param markPublished marks rows published
+ * @param markFailed records one failed attempt
+ * @param tableExists counts tables with the outbox table's name
+ */
+public record OutboxStatements(String insert, String claimDue, String claimByIds, String heldBack,
+		String markPublished, String markFailed, String tableExists) {
+
+	private static final Pattern PLAIN_IDENTIFIER = Pattern.compile("[A-Za-z_][A-Za-z0-9_]{0,47}");
+
+	/**
+	 * Loads the statements of a vendor for a table.
+	 * @param vendor the database vendor
+	 * @param table the outbox table name, a plain SQL identifier
+	 * @param perKeyOrdering whether claims check for earlier pending rows of the same key
+	 * @return the statements
+	 */
+	public static OutboxStatements load(DatabaseVendor vendor, String table, boolean perKeyOrdering) {
+		checkTableName(table);
+		Properties sql = read("db/outbox/statements/" + vendor.folder() + ".properties");
+		String headOfLine = perKeyOrdering ? sql.getProperty("head-of-line") : "";
+		return new OutboxStatements(
+				expand(sql, "insert", table, headOfLine), expand(sql, "claim-due", table, headOfLine),
+				expand(sql, "claim-by-ids", table, headOfLine), expand(sql, "held-back", table, headOfLine),
+				expand(sql, "mark-published", table, headOfLine), expand(sql, "mark-failed", table, headOfLine),
+				expand(sql, "table-exists", table, headOfLine));
+	}
+
+	/**
+	 * Checks that a table name is a plain SQL identifier, since it is put into SQL text.
+	 * @param table the table name
+	 * @throws IllegalArgumentException if it is not
+	 */
+	public static void checkTableName(String table) {
+		Assert.isTrue(table != null && PLAIN_IDENTIFIER.matcher(table).matches(), () -> "'" + table
+				+ "' is not a plain SQL identifier: use letters, digits and underscores, not starting with a digit, "
+				+ "at most 48 characters");
+	}
+
+	private static String expand(Properties sql, String name, String table, String headOfLine) {
+		String statement = sql.getProperty(name);
+		Assert.state(statement != null, () -> "No statement '" + name + "' for the outbox");
+		return statement.replace("{columns}", sql.getProperty("columns"))
+			.replace("{head-of-line}", headOfLine)
+			.replace("{table}", table);
+	}
+
+	private static Properties read(String location) {
+		Properties properties = new Properties();
+		try (InputStream in = new ClassPathResource(location, OutboxStatements.class.getClassLoader()).getInputStream()) {
+			properties.load(in);
+		}
+		catch (IOException ex) {
+			throw new UncheckedIOException("Could not read " + location, ex);
+		}
+		return properties;
+	}
+
+}

@@ -1,0 +1,172 @@
+package dev.outboxstarter.core.store;
+
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.util.Collection;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.UUID;
+
+import javax.sql.DataSource;
+
+import dev.outboxstarter.core.publish.OutboxMessage;
+import org.jspecify.annotations.Nullable;
+import tools.jackson.core.type.TypeReference;
+import tools.jackson.databind.json.JsonMapper;
+
+import org.springframework.jdbc.core.namedparam.MapSqlParameterSource;
+import org.springframework.jdbc.core.namedparam.NamedParameterJdbcTemplate;
+import org.springframework.jdbc.core.namedparam.SqlParameterSource;
+
+/**
+ * JDBC access to the outbox table. Claims and marks run in the caller's transaction, so row locks
+ * last exactly as long as the caller publishes.
+ */
+public class OutboxStore {
+
+	private static final int MAX_ERROR_LENGTH = 2000;
+
+	private static final TypeReference<Map<String, String>> HEADERS = new TypeReference<>() {
+	};
+
+	private final NamedParameterJdbcTemplate jdbc;
+
+	private final DatabaseVendor vendor;
+
+	private final OutboxStatements sql;
+
+	private final JsonMapper json;
+
+	public OutboxStore(DataSource dataSource, DatabaseVendor vendor, OutboxStatements statements, JsonMapper json) {
+		this.jdbc = new NamedParameterJdbcTemplate(dataSource);
+		this.vendor = vendor;
+		this.sql = statements;
+		this.json = json;
+	}
+
+	/**
+	 * The database this store talks to.
+	 * @return the vendor
+	 */
+	public DatabaseVendor vendor() {
+		return this.vendor;
+	}
+
+	/**
+	 * Inserts captured events in one JDBC batch.
+	 * @param events the events, in capture order
+	 * @param availableAfter how long the relay leaves them alone (the fast-path grace)
+	 */
+	public void insert(List<CapturedEvent> events, Duration availableAfter) {
+		SqlParameterSource[] rows = new SqlParameterSource[events.size()];
+		for (int i = 0; i < rows.length; i++) {
+			CapturedEvent event = events.get(i);
+			rows[i] = new MapSqlParameterSource().addValue("id", this.vendor.idParameter(event.id()))
+				.addValue("aggregateType", event.aggregateType())
+				.addValue("aggregateId", event.aggregateId())
+				.addValue("eventType", event.eventType())
+				.addValue("transport", event.transport())
+				.addValue("destination", event.destination())
+				.addValue("messageKey", event.messageKey())
+				.addValue("payload", event.payload())
+				.addValue("headers", event.headers().isEmpty() ? null : this.json.writeValueAsString(event.headers()))
+				.addValue("delayMillis", availableAfter.toMillis());
+		}
+		this.jdbc.batchUpdate(this.sql.insert(), rows);
+	}
+
+	/**
+	 * Locks up to {@code limit} due pending rows in seq order, passing over rows locked by others and
+	 * rows held back by a not-yet-due earlier row of their key.
+	 * @param limit the batch size
+	 * @return the claimed rows in seq order
+	 */
+	public List<ClaimedEvent> claimDue(int limit) {
+		return this.jdbc.query(this.sql.claimDue(), new MapSqlParameterSource("limit", limit), this::claimedEvent);
+	}
+
+	/**
+	 * Locks the still-pending rows among the given ids, passing over rows locked by others.
+	 * @param ids row ids
+	 * @return the claimed rows in seq order
+	 */
+	public List<ClaimedEvent> claimByIds(Collection<UUID> ids) {
+		return this.jdbc.query(this.sql.claimByIds(), ids(ids), this::claimedEvent);
+	}
+
+	/**
+	 * Of the claimed ids, those with an earlier pending row of their key outside the claim: publishing
+	 * them now could overtake that row.
+	 * @param claimed the ids this transaction has locked
+	 * @return the ids to leave for later
+	 */
+	public Set<UUID> heldBack(Collection<UUID> claimed) {
+		return new HashSet<>(this.jdbc.query(this.sql.heldBack(), ids(claimed),
+				(rs, row) -> UUID.fromString(rs.getString(1))));
+	}
+
+	/**
+	 * Marks rows published.
+	 * @param ids the row ids
+	 */
+	public void markPublished(Collection<UUID> ids) {
+		if (!ids.isEmpty()) {
+			this.jdbc.update(this.sql.markPublished(), ids(ids));
+		}
+	}
+
+	/**
+	 * Records failed attempts: each row gets its attempt counted and its next due time, or becomes
+	 * {@code DEAD}.
+	 * @param failures the failed attempts
+	 */
+	public void markFailed(List<FailedAttempt> failures) {
+		if (failures.isEmpty()) {
+			return;
+		}
+		SqlParameterSource[] rows = new SqlParameterSource[failures.size()];
+		for (int i = 0; i < rows.length; i++) {
+			FailedAttempt failure = failures.get(i);
+			rows[i] = new MapSqlParameterSource().addValue("id", this.vendor.idParameter(failure.id()))
+				.addValue("status", failure.dead() ? "DEAD" : "PENDING")
+				.addValue("error", truncate(failure.error()))
+				.addValue("delayMillis", failure.retryDelay().toMillis());
+		}
+		this.jdbc.batchUpdate(this.sql.markFailed(), rows);
+	}
+
+	/**
+	 * Whether the outbox table exists in the current schema.
+	 * @param table the table name
+	 * @return whether it exists
+	 */
+	public boolean tableExists(String table) {
+		Integer count = this.jdbc.queryForObject(this.sql.tableExists(), new MapSqlParameterSource("table", table),
+				Integer.class);
+		return count != null && count > 0;
+	}
+
+	private MapSqlParameterSource ids(Collection<UUID> ids) {
+		return new MapSqlParameterSource("ids", ids.stream().map(this.vendor::idParameter).toList());
+	}
+
+	private ClaimedEvent claimedEvent(ResultSet rs, int row) throws SQLException {
+		OutboxMessage message = new OutboxMessage(UUID.fromString(rs.getString("id")), rs.getString("event_type"),
+				rs.getString("aggregate_type"), rs.getString("aggregate_id"), rs.getString("destination"),
+				rs.getString("message_key"), rs.getString("payload"), headers(rs.getString("headers")),
+				this.vendor.readInstant(rs, "created_at"));
+		return new ClaimedEvent(message, rs.getLong("seq"), rs.getString("transport"), rs.getInt("attempts"));
+	}
+
+	private Map<String, String> headers(@Nullable String headers) {
+		return (headers != null) ? this.json.readValue(headers, HEADERS) : Map.of();
+	}
+
+	private static String truncate(String error) {
+		return (error.length() <= MAX_ERROR_LENGTH) ? error : error.substring(0, MAX_ERROR_LENGTH - 3) + "...";
+	}
+
+}

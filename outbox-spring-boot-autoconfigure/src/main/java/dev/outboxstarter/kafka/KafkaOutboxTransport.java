@@ -1,0 +1,79 @@
+package dev.outboxstarter.kafka;
+
+import java.nio.charset.StandardCharsets;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+
+import dev.outboxstarter.core.OutboxHeaders;
+import dev.outboxstarter.core.publish.OutboxMessage;
+import dev.outboxstarter.core.publish.OutboxTransport;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.header.internals.RecordHeaders;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.apache.kafka.common.serialization.StringSerializer;
+
+import org.springframework.kafka.core.KafkaTemplate;
+import org.springframework.kafka.core.ProducerFactory;
+
+/**
+ * Publishes outbox messages to Kafka: the destination is the topic, the message key the record key,
+ * the JSON payload the value, and the outbox headers record headers. Sends return at once; the
+ * returned future completes on the broker's acknowledgement (with the producer's {@code acks}).
+ */
+public class KafkaOutboxTransport implements OutboxTransport {
+
+	/** The transport name events are routed to. */
+	public static final String NAME = "kafka";
+
+	private final KafkaTemplate<String, byte[]> template;
+
+	public KafkaOutboxTransport(KafkaTemplate<String, byte[]> template) {
+		this.template = template;
+	}
+
+	/**
+	 * Creates a transport on the application's producer factory, so every {@code spring.kafka.producer}
+	 * setting applies, with the serializers the outbox needs: the payload is already JSON.
+	 * @param producerFactory the application's producer factory
+	 * @return the transport
+	 */
+	@SuppressWarnings("unchecked")
+	public static KafkaOutboxTransport on(ProducerFactory<?, ?> producerFactory) {
+		KafkaTemplate<String, byte[]> template = new KafkaTemplate<>((ProducerFactory<String, byte[]>) producerFactory,
+				Map.of(ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, StringSerializer.class,
+						ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class));
+		return new KafkaOutboxTransport(template);
+	}
+
+	@Override
+	public String name() {
+		return NAME;
+	}
+
+	@Override
+	public CompletableFuture<?> send(OutboxMessage message) {
+		ProducerRecord<String, byte[]> record = new ProducerRecord<>(message.destination(), null, message.key(),
+				message.payload().getBytes(StandardCharsets.UTF_8), headers(message));
+		return this.template.send(record);
+	}
+
+	private static RecordHeaders headers(OutboxMessage message) {
+		RecordHeaders headers = new RecordHeaders();
+		message.headers().forEach((name, value) -> add(headers, name, value));
+		add(headers, OutboxHeaders.MESSAGE_ID, message.id().toString());
+		add(headers, OutboxHeaders.EVENT_TYPE, message.eventType());
+		add(headers, OutboxHeaders.AGGREGATE_TYPE, message.aggregateType());
+		add(headers, OutboxHeaders.AGGREGATE_ID, message.aggregateId());
+		add(headers, OutboxHeaders.OCCURRED_AT, message.occurredAt().toString());
+		return headers;
+	}
+
+	private static void add(RecordHeaders headers, String name, String value) {
+		if (value != null) {
+			headers.remove(name);
+			headers.add(name, value.getBytes(StandardCharsets.UTF_8));
+		}
+	}
+
+}
