@@ -1,0 +1,79 @@
+package dev.outboxstarter.testsupport;
+
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.UUID;
+
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.header.Header;
+import org.apache.kafka.common.serialization.StringDeserializer;
+
+/**
+ * Reads everything a topic holds, from the beginning, as a consumer would receive it.
+ */
+public final class TopicRecorder implements AutoCloseable {
+
+	private final KafkaConsumer<String, String> consumer;
+
+	private final List<Received> received = new ArrayList<>();
+
+	public TopicRecorder(String bootstrapServers, String topic) {
+		Properties config = new Properties();
+		config.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
+		config.put(ConsumerConfig.GROUP_ID_CONFIG, "recorder-" + UUID.randomUUID());
+		config.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
+		config.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false");
+		this.consumer = new KafkaConsumer<>(config, new StringDeserializer(), new StringDeserializer());
+		List<TopicPartition> partitions = this.consumer.partitionsFor(topic, Duration.ofSeconds(30))
+			.stream()
+			.map((info) -> new TopicPartition(topic, info.partition()))
+			.toList();
+		this.consumer.assign(partitions);
+		this.consumer.seekToBeginning(partitions);
+	}
+
+	/**
+	 * Polls once and returns everything received so far, in the order each partition delivered it.
+	 * @return the records so far
+	 */
+	public synchronized List<Received> poll() {
+		for (ConsumerRecord<String, String> record : this.consumer.poll(Duration.ofMillis(100))) {
+			Map<String, String> headers = new HashMap<>();
+			for (Header header : record.headers()) {
+				headers.put(header.key(), new String(header.value(), StandardCharsets.UTF_8));
+			}
+			this.received.add(new Received(record.partition(), record.key(), record.value(), headers));
+		}
+		return List.copyOf(this.received);
+	}
+
+	@Override
+	public void close() {
+		this.consumer.close(Duration.ofSeconds(5));
+	}
+
+	/**
+	 * One received record.
+	 *
+	 * @param partition its partition
+	 * @param key its key
+	 * @param value its value
+	 * @param headers its headers
+	 */
+	public record Received(int partition, String key, String value, Map<String, String> headers) {
+
+		public String header(String name) {
+			return this.headers.get(name);
+		}
+
+	}
+
+}
