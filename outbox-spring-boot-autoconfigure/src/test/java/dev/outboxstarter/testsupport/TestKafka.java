@@ -32,13 +32,15 @@ public final class TestKafka {
 	}
 
 	/**
-	 * Creates a topic on the shared broker.
+	 * Creates a topic on the shared broker, unless it exists.
 	 * @param name the topic
 	 * @param partitions its partitions
 	 */
 	public static void createTopic(String name, int partitions) {
 		bootstrapServers();
-		shared.addTopics(new NewTopic(name, partitions, (short) 1));
+		if (!shared.getTopics().contains(name)) {
+			shared.addTopics(new NewTopic(name, partitions, (short) 1));
+		}
 	}
 
 	/**

@@ -98,7 +98,7 @@ public class EventRouting {
 		}
 		String eventType = pick(configured != null ? configured.eventType() : null, annotation, "type");
 		if (eventType == null) {
-			eventType = ClassUtils.getShortName(type).replace('.', '$');
+			eventType = type.getSimpleName();
 		}
 		String transport = pick(configured != null ? configured.transport() : null, annotation, "transport");
 		if (transport == null) {

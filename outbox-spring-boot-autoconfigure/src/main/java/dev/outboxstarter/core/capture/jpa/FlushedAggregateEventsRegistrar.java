@@ -26,11 +26,24 @@ public class FlushedAggregateEventsRegistrar implements BeanPostProcessor {
 		if (bean instanceof EntityManagerFactory entityManagerFactory) {
 			SessionFactoryImplementor sessionFactory = entityManagerFactory.unwrap(SessionFactoryImplementor.class);
 			EventListenerRegistry registry = sessionFactory.getServiceRegistry().requireService(EventListenerRegistry.class);
+			if (isRegistered(registry)) {
+				// The same factory can be post-processed through more than one bean (e.g. a FactoryBean and its product).
+				return bean;
+			}
 			FlushedAggregateEventsListener listener = new FlushedAggregateEventsListener(this.capture);
 			registry.appendListeners(EventType.PRE_UPDATE, listener);
 			registry.appendListeners(EventType.PRE_DELETE, listener);
 		}
 		return bean;
+	}
+
+	private static boolean isRegistered(EventListenerRegistry registry) {
+		for (Object listener : registry.getEventListenerGroup(EventType.PRE_UPDATE).listeners()) {
+			if (listener instanceof FlushedAggregateEventsListener) {
+				return true;
+			}
+		}
+		return false;
 	}
 
 }

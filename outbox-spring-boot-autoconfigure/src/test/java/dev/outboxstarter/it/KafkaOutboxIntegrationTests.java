@@ -1,0 +1,361 @@
+package dev.outboxstarter.it;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Set;
+import java.util.UUID;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.stream.Collectors;
+import java.util.stream.IntStream;
+
+import dev.outboxstarter.core.Outbox;
+import dev.outboxstarter.core.OutboxCaptureException;
+import dev.outboxstarter.core.OutboxEvent;
+import dev.outboxstarter.core.OutboxEventRouter;
+import dev.outboxstarter.core.OutboxHeaders;
+import dev.outboxstarter.core.OutboxRoute;
+import dev.outboxstarter.it.orders.CustomerNotified;
+import dev.outboxstarter.it.orders.OrderPlaced;
+import dev.outboxstarter.it.orders.OrderService;
+import dev.outboxstarter.it.orders.OrdersTestApplication;
+import dev.outboxstarter.it.orders.PurchaseOrder;
+import dev.outboxstarter.it.orders.PurchaseOrderRepository;
+import dev.outboxstarter.testsupport.TestDatabase;
+import dev.outboxstarter.testsupport.TestKafka;
+import dev.outboxstarter.testsupport.TopicRecorder;
+import dev.outboxstarter.testsupport.TopicRecorder.Received;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.boot.test.context.TestConfiguration;
+import org.springframework.context.ApplicationEventPublisher;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Import;
+import org.springframework.context.event.EventListener;
+import org.springframework.jdbc.core.JdbcTemplate;
+import org.springframework.test.context.DynamicPropertyRegistry;
+import org.springframework.test.context.DynamicPropertySource;
+import org.springframework.transaction.support.TransactionTemplate;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * The write path and the Kafka read path end to end, on PostgreSQL and a real Kafka broker, with the
+ * fast path on.
+ */
+@SpringBootTest(classes = OrdersTestApplication.class,
+		properties = { "test.topic=" + KafkaOutboxIntegrationTests.TOPIC, "outbox.table-name=" + KafkaOutboxIntegrationTests.TABLE,
+				"outbox.fast-path.grace-period=2s", "outbox.relay.poll-interval=200ms", "outbox.max-payload-size=16KB",
+				"outbox.routes[dev.outboxstarter.it.KafkaOutboxIntegrationTests$LibraryEvent].destination=${test.topic}",
+				"outbox.routes[dev.outboxstarter.it.KafkaOutboxIntegrationTests$LibraryEvent].key=reference",
+				"outbox.routes[dev.outboxstarter.it.KafkaOutboxIntegrationTests$LibraryEvent].event-type=library-event" })
+@Import(KafkaOutboxIntegrationTests.Config.class)
+class KafkaOutboxIntegrationTests {
+
+	static final String TOPIC = "it-kafka-orders";
+
+	static final String TABLE = "outbox_it_kafka";
+
+	private static TopicRecorder topic;
+
+	@Autowired
+	private OrderService orders;
+
+	@Autowired
+	private PurchaseOrderRepository repository;
+
+	@Autowired
+	private ApplicationEventPublisher publisher;
+
+	@Autowired
+	private Outbox outbox;
+
+	@Autowired
+	private TransactionTemplate transactions;
+
+	@Autowired
+	private JdbcTemplate jdbc;
+
+	@Autowired
+	private PublishedEvents published;
+
+	@Autowired
+	private PlainEventListener plainEvents;
+
+	static {
+		TestDatabase.POSTGRESQL.dropTable(TABLE);
+		TestKafka.createTopic(TOPIC, 3);
+	}
+
+	@DynamicPropertySource
+	static void services(DynamicPropertyRegistry registry) {
+		registry.add("spring.kafka.bootstrap-servers", TestKafka::bootstrapServers);
+		registry.add("spring.datasource.url", TestDatabase.POSTGRESQL::url);
+		registry.add("spring.datasource.username", TestDatabase.POSTGRESQL::username);
+		registry.add("spring.datasource.password", TestDatabase.POSTGRESQL::password);
+	}
+
+	@BeforeAll
+	static void subscribe() {
+		topic = new TopicRecorder(TestKafka.bootstrapServers(), TOPIC);
+	}
+
+	@AfterAll
+	static void unsubscribe() {
+		topic.close();
+	}
+
+	@Test
+	void savedAggregateEventsArriveInOrderWithKeyAndHeaders() {
+		String customer = unique("alice");
+		PurchaseOrder order = this.orders.place(customer, new OrderPlaced(customer, 1), new OrderPlaced(customer, 2));
+
+		List<Received> received = awaitReceived(customer, 2);
+		assertThat(received).extracting(Received::value)
+			.containsExactly("{\"customer\":\"" + customer + "\",\"line\":1}",
+					"{\"customer\":\"" + customer + "\",\"line\":2}");
+		assertThat(received).allSatisfy((record) -> {
+			assertThat(record.key()).isEqualTo(order.getId().toString());
+			assertThat(record.header(OutboxHeaders.EVENT_TYPE)).isEqualTo("OrderPlaced");
+			assertThat(record.header(OutboxHeaders.AGGREGATE_TYPE)).isEqualTo("PurchaseOrder");
+			assertThat(record.header(OutboxHeaders.AGGREGATE_ID)).isEqualTo(order.getId().toString());
+			assertThat(Instant.parse(record.header(OutboxHeaders.OCCURRED_AT))).isBetween(Instant.now().minusSeconds(60),
+					Instant.now());
+			assertThat(UUID.fromString(record.header(OutboxHeaders.MESSAGE_ID)).version()).isEqualTo(7);
+		});
+		assertThat(received).extracting((record) -> record.header(OutboxHeaders.MESSAGE_ID)).doesNotHaveDuplicates();
+	}
+
+	@Test
+	void eventsOfSeveralAggregatesSavedTogetherAreKeyedByTheirOwnAggregate() {
+		String first = unique("first");
+		String second = unique("second");
+		List<PurchaseOrder> saved = this.orders.placeAll(List.of(first, second));
+
+		assertThat(awaitReceived(first, 1).get(0).key()).isEqualTo(saved.get(0).getId().toString());
+		assertThat(awaitReceived(second, 1).get(0).key()).isEqualTo(saved.get(1).getId().toString());
+	}
+
+	@Test
+	void changedAggregateThatIsNeverSavedHasItsEventPublished() {
+		PurchaseOrder order = this.orders.place(unique("bob"));
+
+		this.orders.pay(order.getId());
+
+		String payload = "{\"orderId\":" + order.getId() + "}";
+		List<Received> received = awaitReceived(payload, 1);
+		assertThat(received.get(0).header(OutboxHeaders.EVENT_TYPE)).isEqualTo("order-paid");
+		assertThat(received.get(0).key()).isEqualTo(order.getId().toString());
+		assertThat(this.repository.findById(order.getId()).orElseThrow().getStatus()).isEqualTo("PAID");
+	}
+
+	@Test
+	void deletedAggregateHasItsEventPublished() {
+		String customer = unique("dave");
+		PurchaseOrder order = this.orders.place(customer);
+
+		this.orders.delete(order.getId());
+
+		assertThat(awaitReceived(customer + "-deleted", 1).get(0).key()).isEqualTo(order.getId().toString());
+		assertThat(this.repository.findById(order.getId())).isEmpty();
+	}
+
+	@Test
+	void rolledBackTransactionWritesNoRowAndPublishesNothing() {
+		String customer = unique("carol");
+
+		assertThatExceptionOfType(IllegalStateException.class).isThrownBy(() -> this.orders.placeThenFail(customer));
+
+		assertThat(outboxRowsMentioning(customer)).isZero();
+		// Anything published for the rolled-back order would have been sent before this later one.
+		String marker = unique("marker");
+		this.orders.place(marker, new OrderPlaced(marker, 1));
+		awaitReceived(marker, 1);
+		assertThat(topic.poll()).noneMatch((record) -> record.value().contains(customer));
+	}
+
+	@Test
+	void fastPathPublishesEverythingAndTheRelayNothingInTheHappyPath() {
+		String prefix = unique("burst");
+		List<PurchaseOrder> placed = IntStream.range(0, 20)
+			.mapToObj((i) -> this.orders.place(prefix + "-" + i, new OrderPlaced(prefix + "-" + i, 1)))
+			.toList();
+
+		List<Received> received = awaitReceived(prefix, placed.size());
+		Set<UUID> ids = received.stream()
+			.map((record) -> UUID.fromString(record.header(OutboxHeaders.MESSAGE_ID)))
+			.collect(Collectors.toSet());
+		assertThat(ids).hasSize(placed.size());
+		assertThat(this.published.byFastPath()).containsAll(ids);
+		// Past the grace period the relay could take any row still pending: there must be none.
+		await().during(Duration.ofMillis(2600))
+			.atMost(Duration.ofSeconds(5))
+			.until(() -> this.published.byRelay().stream().noneMatch(ids::contains));
+		assertThat(topic.poll().stream().filter((record) -> record.value().contains(prefix))).hasSize(placed.size());
+	}
+
+	@Test
+	void eventsRoutedByPropertiesARouterBeanAndTheOutboxApiArePublished() {
+		String reference = unique("ref");
+		String routed = unique("router");
+		String invoice = unique("invoice");
+		this.transactions.executeWithoutResult((status) -> {
+			this.publisher.publishEvent(new LibraryEvent(reference));
+			this.publisher.publishEvent(new RoutedByBean(routed));
+			this.outbox.publish("Invoice", 42, new CustomerNotified(invoice));
+		});
+
+		Received library = awaitReceived(reference, 1).get(0);
+		assertThat(library.key()).isEqualTo(reference);
+		assertThat(library.header(OutboxHeaders.EVENT_TYPE)).isEqualTo("library-event");
+		Received byRouter = awaitReceived(routed, 1).get(0);
+		assertThat(byRouter.key()).isEqualTo("router-key");
+		assertThat(byRouter.header(OutboxHeaders.EVENT_TYPE)).isEqualTo("routed-by-bean");
+		Received fromApi = awaitReceived(invoice, 1).get(0);
+		assertThat(fromApi.key()).isEqualTo(invoice);
+		assertThat(fromApi.header(OutboxHeaders.AGGREGATE_TYPE)).isEqualTo("Invoice");
+		assertThat(fromApi.header(OutboxHeaders.AGGREGATE_ID)).isEqualTo("42");
+	}
+
+	@Test
+	void eventsThatDoNotOptInStayOrdinaryApplicationEvents() {
+		String name = unique("plain");
+		this.transactions.executeWithoutResult((status) -> this.publisher.publishEvent(new PlainEvent(name)));
+
+		assertThat(this.plainEvents.received).contains(name);
+		assertThat(outboxRowsMentioning(name)).isZero();
+		// Outside a transaction too: no outbox involvement, no refusal.
+		this.publisher.publishEvent(new PlainEvent(name + "-again"));
+		assertThat(this.plainEvents.received).contains(name + "-again");
+	}
+
+	@Test
+	void outboxEventWithNoTransactionIsRefused() {
+		assertThatExceptionOfType(OutboxCaptureException.class)
+			.isThrownBy(() -> this.publisher.publishEvent(new OrderPlaced("nobody", 1)))
+			.withMessageContaining("Event 'OrderPlaced' (" + OrderPlaced.class.getName() + ")")
+			.withMessageContaining("no transaction active");
+	}
+
+	@Test
+	void unserializableEventIsRefusedAndRollsTheBusinessChangeBack() {
+		String customer = unique("erin");
+
+		assertThatExceptionOfType(OutboxCaptureException.class)
+			.isThrownBy(() -> this.orders.place(customer, new Unserializable()))
+			.withMessageContaining("Event 'Unserializable'")
+			.withMessageContaining("cannot be serialized to JSON");
+
+		assertThat(this.repository.findAll()).noneMatch((order) -> order.getCustomer().equals(customer));
+	}
+
+	@Test
+	void eventLargerThanMaxPayloadSizeIsRefusedAndRollsTheBusinessChangeBack() {
+		String customer = unique("frank");
+
+		assertThatExceptionOfType(OutboxCaptureException.class)
+			.isThrownBy(() -> this.orders.place(customer, new OrderPlaced("x".repeat(20_000), 1)))
+			.withMessageContaining("Event 'OrderPlaced'")
+			.withMessageContaining("more than outbox.max-payload-size (16384 bytes)");
+
+		assertThat(this.repository.findAll()).noneMatch((order) -> order.getCustomer().equals(customer));
+	}
+
+	@Test
+	void outboxEventWithoutRouteIsRefusedAndRollsTheBusinessChangeBack() {
+		String customer = unique("grace");
+
+		assertThatExceptionOfType(OutboxCaptureException.class)
+			.isThrownBy(() -> this.orders.place(customer, new Unrouted(customer)))
+			.withMessageContaining("Event 'Unrouted' (" + Unrouted.class.getName() + ")")
+			.withMessageContaining("has no destination")
+			.withMessageContaining("outbox.routes[" + Unrouted.class.getName() + "].destination");
+		assertThatExceptionOfType(OutboxCaptureException.class)
+			.isThrownBy(() -> this.transactions.executeWithoutResult((status) -> this.outbox.publish(new PlainEvent(customer))))
+			.withMessageContaining(PlainEvent.class.getName() + " has no outbox route");
+
+		assertThat(this.repository.findAll()).noneMatch((order) -> order.getCustomer().equals(customer));
+	}
+
+	private List<Received> awaitReceived(String marker, int count) {
+		return await().atMost(Duration.ofSeconds(30))
+			.pollInterval(Duration.ofMillis(50))
+			.until(() -> topic.poll().stream().filter((record) -> record.value().contains(marker)).toList(),
+					(records) -> records.size() >= count);
+	}
+
+	private int outboxRowsMentioning(String text) {
+		return this.jdbc.queryForObject("SELECT COUNT(*) FROM " + TABLE + " WHERE payload LIKE ?", Integer.class,
+				"%" + text + "%");
+	}
+
+	private static final AtomicInteger sequence = new AtomicInteger();
+
+	private static String unique(String name) {
+		return name + "-" + sequence.incrementAndGet() + "-" + UUID.randomUUID().toString().substring(0, 8);
+	}
+
+	/** A type from a library: routed by outbox.routes properties. */
+	record LibraryEvent(String reference) {
+	}
+
+	/** Routed by an OutboxEventRouter bean. */
+	record RoutedByBean(String name) {
+	}
+
+	record PlainEvent(String name) {
+	}
+
+	/** Jackson cannot read its property. */
+	@OutboxEvent(destination = "${test.topic}")
+	static class Unserializable {
+
+		public String getValue() {
+			throw new IllegalStateException("value is not readable");
+		}
+
+	}
+
+	@OutboxEvent
+	record Unrouted(String customer) {
+	}
+
+	static class PlainEventListener {
+
+		final Set<String> received = java.util.concurrent.ConcurrentHashMap.newKeySet();
+
+		@EventListener
+		void on(PlainEvent event) {
+			this.received.add(event.name());
+		}
+
+	}
+
+	@TestConfiguration(proxyBeanMethods = false)
+	static class Config {
+
+		@Bean
+		PublishedEvents publishedEvents() {
+			return new PublishedEvents();
+		}
+
+		@Bean
+		PlainEventListener plainEventListener() {
+			return new PlainEventListener();
+		}
+
+		@Bean
+		OutboxEventRouter routedByBeanRouter() {
+			return (event) -> (event instanceof RoutedByBean) ? OutboxRoute.kafka("routed-by-bean", TOPIC, "router-key")
+					: null;
+		}
+
+	}
+
+}

@@ -1,0 +1,37 @@
+package dev.outboxstarter.it;
+
+import java.util.Set;
+import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
+
+import dev.outboxstarter.core.publish.OutboxDeliveryListener;
+import dev.outboxstarter.core.publish.PublishPath;
+import dev.outboxstarter.core.store.ClaimedEvent;
+
+/**
+ * Records which path published which event, as the application sees it.
+ */
+public class PublishedEvents implements OutboxDeliveryListener {
+
+	private final Set<UUID> fast = ConcurrentHashMap.newKeySet();
+
+	private final Set<UUID> relay = ConcurrentHashMap.newKeySet();
+
+	@Override
+	public void published(PublishPath path, ClaimedEvent event) {
+		((path == PublishPath.FAST) ? this.fast : this.relay).add(event.message().id());
+	}
+
+	public Set<UUID> byFastPath() {
+		return this.fast;
+	}
+
+	public Set<UUID> byRelay() {
+		return this.relay;
+	}
+
+	public int total() {
+		return this.fast.size() + this.relay.size();
+	}
+
+}

@@ -1,0 +1,7 @@
+package dev.outboxstarter.it.orders;
+
+import dev.outboxstarter.core.OutboxEvent;
+
+@OutboxEvent(type = "order-paid", destination = "${test.topic}")
+public record OrderPaid(Long orderId) {
+}

@@ -1,0 +1,7 @@
+package dev.outboxstarter.it.orders;
+
+import dev.outboxstarter.core.OutboxEvent;
+
+@OutboxEvent(destination = "${test.topic}")
+public record OrderPlaced(String customer, int line) {
+}
