@@ -25,7 +25,7 @@ public final class TestKafka {
 	 */
 	public static synchronized String bootstrapServers() {
 		if (shared == null) {
-			shared = start(0);
+			shared = start();
 			Runtime.getRuntime().addShutdownHook(new Thread(shared::destroy, "test-kafka-shutdown"));
 		}
 		return shared.getBrokersAsString();
@@ -44,24 +44,24 @@ public final class TestKafka {
 	}
 
 	/**
-	 * Starts a broker of its own; destroy it when done.
-	 * @param port the port, or 0 for any
-	 * @return the started broker
+	 * A broker address that is unreachable until the returned forwarder is opened, then leads to the
+	 * shared broker.
+	 * @return the forwarder, closed
 	 */
-	public static EmbeddedKafkaKraftBroker start(int port) {
+	public static TcpForwarder unreachableAddress() {
+		return new TcpForwarder(freePort(), bootstrapServers());
+	}
+
+	private static EmbeddedKafkaKraftBroker start() {
 		EmbeddedKafkaKraftBroker broker = new EmbeddedKafkaKraftBroker(1, 3);
-		if (port > 0) {
-			broker.kafkaPorts(port);
-		}
+		// By default it publishes its address as the spring.kafka.bootstrap-servers system property,
+		// which would override the address each test application is given.
+		broker.brokerListProperty("outbox.test.kafka.brokers");
 		broker.afterPropertiesSet();
 		return broker;
 	}
 
-	/**
-	 * A port nothing listens on right now.
-	 * @return the port
-	 */
-	public static int freePort() {
+	private static int freePort() {
 		try (ServerSocket socket = new ServerSocket(0)) {
 			return socket.getLocalPort();
 		}

@@ -29,6 +29,13 @@ public class OutboxStore {
 
 	private static final int MAX_ERROR_LENGTH = 2000;
 
+	/**
+	 * Where a claim first picks due rows with a plain read and then locks some of them (MariaDB and
+	 * MySQL, see their {@code claim-due}), it picks this many per row to claim, so that it still fills
+	 * its batch while other instances hold some of the rows it picked.
+	 */
+	private static final int CLAIM_CANDIDATES_PER_ROW = 4;
+
 	private static final TypeReference<Map<String, String>> HEADERS = new TypeReference<>() {
 	};
 
@@ -85,7 +92,9 @@ public class OutboxStore {
 	 * @return the claimed rows in seq order
 	 */
 	public List<ClaimedEvent> claimDue(int limit) {
-		return this.jdbc.query(this.sql.claimDue(), new MapSqlParameterSource("limit", limit), this::claimedEvent);
+		MapSqlParameterSource parameters = new MapSqlParameterSource("limit", limit).addValue("candidates",
+				limit * CLAIM_CANDIDATES_PER_ROW);
+		return this.jdbc.query(this.sql.claimDue(), parameters, this::claimedEvent);
 	}
 
 	/**

@@ -1,0 +1,129 @@
+package dev.outboxstarter.testsupport;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.io.UncheckedIOException;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
+import java.net.Socket;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+
+/**
+ * A TCP port that forwards to another address while it is open and refuses connections while it is
+ * closed: a broker address that can be made unreachable and reachable again.
+ */
+public final class TcpForwarder implements AutoCloseable {
+
+	private final int port;
+
+	private final String targetHost;
+
+	private final int targetPort;
+
+	private final List<Socket> sockets = new CopyOnWriteArrayList<>();
+
+	private volatile ServerSocket server;
+
+	/**
+	 * @param port the port to listen on
+	 * @param target {@code host:port} to forward to
+	 */
+	public TcpForwarder(int port, String target) {
+		this.port = port;
+		int colon = target.lastIndexOf(':');
+		this.targetHost = target.substring(0, colon);
+		this.targetPort = Integer.parseInt(target.substring(colon + 1));
+	}
+
+	/**
+	 * The address to give clients.
+	 * @return {@code 127.0.0.1:port}
+	 */
+	public String address() {
+		return "127.0.0.1:" + this.port;
+	}
+
+	/**
+	 * Starts accepting and forwarding connections.
+	 */
+	public synchronized void open() {
+		try {
+			ServerSocket socket = new ServerSocket();
+			socket.setReuseAddress(true);
+			socket.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), this.port));
+			this.server = socket;
+		}
+		catch (IOException ex) {
+			throw new UncheckedIOException(ex);
+		}
+		Thread acceptor = new Thread(this::accept, "tcp-forwarder-" + this.port);
+		acceptor.setDaemon(true);
+		acceptor.start();
+	}
+
+	/**
+	 * Stops accepting and cuts every forwarded connection.
+	 */
+	@Override
+	public synchronized void close() {
+		ServerSocket socket = this.server;
+		this.server = null;
+		closeQuietly(socket);
+		this.sockets.forEach(TcpForwarder::closeQuietly);
+		this.sockets.clear();
+	}
+
+	private void accept() {
+		ServerSocket socket = this.server;
+		while (socket != null && !socket.isClosed()) {
+			try {
+				Socket client = socket.accept();
+				Socket target = new Socket(this.targetHost, this.targetPort);
+				this.sockets.add(client);
+				this.sockets.add(target);
+				pump(client, target);
+				pump(target, client);
+			}
+			catch (IOException ex) {
+				// Closed, or the target refused: the client sees its connection dropped.
+			}
+		}
+	}
+
+	private void pump(Socket from, Socket to) {
+		Thread thread = new Thread(() -> {
+			byte[] buffer = new byte[16384];
+			try (InputStream in = from.getInputStream(); OutputStream out = to.getOutputStream()) {
+				int read;
+				while ((read = in.read(buffer)) >= 0) {
+					out.write(buffer, 0, read);
+					out.flush();
+				}
+			}
+			catch (IOException ex) {
+				// Connection cut.
+			}
+			finally {
+				closeQuietly(from);
+				closeQuietly(to);
+			}
+		}, "tcp-forwarder-pump");
+		thread.setDaemon(true);
+		thread.start();
+	}
+
+	private static void closeQuietly(AutoCloseable closeable) {
+		if (closeable != null) {
+			try {
+				closeable.close();
+			}
+			catch (Exception ex) {
+				// Already closed.
+			}
+		}
+	}
+
+}
