@@ -9,6 +9,8 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.Collectors;
 import java.util.stream.IntStream;
 
+import javax.sql.DataSource;
+
 import dev.outboxstarter.core.Outbox;
 import dev.outboxstarter.core.OutboxCaptureException;
 import dev.outboxstarter.core.OutboxEvent;
@@ -21,6 +23,7 @@ import dev.outboxstarter.it.orders.OrderService;
 import dev.outboxstarter.it.orders.OrdersTestApplication;
 import dev.outboxstarter.it.orders.PurchaseOrder;
 import dev.outboxstarter.it.orders.PurchaseOrderRepository;
+import dev.outboxstarter.testsupport.StatementCounter;
 import dev.outboxstarter.testsupport.TestDatabase;
 import dev.outboxstarter.testsupport.TestKafka;
 import dev.outboxstarter.testsupport.TopicRecorder;
@@ -29,7 +32,9 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
+import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.beans.factory.config.BeanPostProcessor;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.context.TestConfiguration;
 import org.springframework.context.ApplicationEventPublisher;
@@ -88,6 +93,9 @@ class KafkaOutboxIntegrationTests {
 	@Autowired
 	private PlainEventListener plainEvents;
 
+	@Autowired
+	private StatementCounter outboxInserts;
+
 	static {
 		TestDatabase.POSTGRESQL.dropTable(TABLE);
 		TestKafka.createTopic(TOPIC, 3);
@@ -140,6 +148,20 @@ class KafkaOutboxIntegrationTests {
 
 		assertThat(awaitReceived(first, 1).get(0).key()).isEqualTo(saved.get(0).getId().toString());
 		assertThat(awaitReceived(second, 1).get(0).key()).isEqualTo(saved.get(1).getId().toString());
+	}
+
+	@Test
+	void allEventsOfATransactionAreInsertedInOneJdbcBatch() {
+		String prefix = unique("batch");
+		this.outboxInserts.reset();
+
+		this.orders.placeAll(List.of(prefix + "-1", prefix + "-2", prefix + "-3", prefix + "-4", prefix + "-5"));
+
+		assertThat(this.outboxInserts.prepared()).isEqualTo(1);
+		assertThat(this.outboxInserts.batchedRows()).isEqualTo(5);
+		assertThat(this.outboxInserts.batches()).isEqualTo(1);
+		assertThat(this.outboxInserts.singleUpdates()).isZero();
+		awaitReceived(prefix, 5);
 	}
 
 	@Test
@@ -343,6 +365,23 @@ class KafkaOutboxIntegrationTests {
 		@Bean
 		PublishedEvents publishedEvents() {
 			return new PublishedEvents();
+		}
+
+		@Bean
+		static StatementCounter outboxInserts() {
+			return new StatementCounter("INSERT INTO " + TABLE);
+		}
+
+		@Bean
+		static BeanPostProcessor countingDataSource(ObjectProvider<StatementCounter> counter) {
+			return new BeanPostProcessor() {
+
+				@Override
+				public Object postProcessAfterInitialization(Object bean, String beanName) {
+					return (bean instanceof DataSource dataSource) ? counter.getObject().wrap(dataSource) : bean;
+				}
+
+			};
 		}
 
 		@Bean

@@ -1,0 +1,127 @@
+package dev.outboxstarter.core.capture;
+
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+import dev.outboxstarter.core.OutboxCaptureException;
+import dev.outboxstarter.core.OutboxEvent;
+import dev.outboxstarter.core.OutboxRoute;
+import org.junit.jupiter.api.Test;
+
+import org.springframework.mock.env.MockEnvironment;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
+
+class EventRoutingTests {
+
+	private final MockEnvironment environment = new MockEnvironment().withProperty("topics.orders", "orders-v2");
+
+	@Test
+	void annotatedEventIsRoutedWithPlaceholdersResolvedAndTheAggregateIdAsKey() {
+		EventRouting routing = routing(Map.of());
+
+		List<ResolvedRoute> routes = routing.routesFor(new Placed("ada"), new AggregateRef("Order", 7L));
+
+		assertThat(routes).containsExactly(new ResolvedRoute("Placed", "kafka", "orders-v2", "7"));
+	}
+
+	@Test
+	void keyExpressionIsEvaluatedAgainstTheEvent() {
+		List<ResolvedRoute> routes = routing(Map.of()).routesFor(new Keyed("ada"), new AggregateRef("Order", 7L));
+
+		assertThat(routes).containsExactly(new ResolvedRoute("keyed", "kafka", "customers", "ada"));
+	}
+
+	@Test
+	void configuredRouteOverridesTheAnnotationAndRoutesUnannotatedTypes() {
+		EventRouting routing = routing(Map.of(Placed.class.getName(), new RouteDefinition(null, null, "elsewhere", null),
+				Plain.class.getName(), new RouteDefinition("plain-event", null, "plain", "name")));
+
+		assertThat(routing.routesFor(new Placed("ada"), null))
+			.containsExactly(new ResolvedRoute("Placed", "kafka", "elsewhere", null));
+		assertThat(routing.routesFor(new Plain("bob"), null))
+			.containsExactly(new ResolvedRoute("plain-event", "kafka", "plain", "bob"));
+	}
+
+	@Test
+	void configuredRouteOfAnInterfaceAppliesToItsImplementations() {
+		EventRouting routing = routing(Map.of(Marker.class.getName(), new RouteDefinition(null, null, "marked", null)));
+
+		assertThat(routing.routesFor(new Marked(), null)).containsExactly(new ResolvedRoute("Marked", "kafka", "marked", null));
+	}
+
+	@Test
+	void routerBeanIsAskedFirst() {
+		EventRouting routing = new EventRouting(List.of((event) -> OutboxRoute.kafka("routed", "by-router", "k")), Map.of(),
+				"kafka", Set.of("kafka"), this.environment);
+
+		assertThat(routing.routesFor(new Placed("ada"), null))
+			.containsExactly(new ResolvedRoute("routed", "kafka", "by-router", "k"));
+	}
+
+	@Test
+	void eventsThatDoNotOptInHaveNoRoute() {
+		assertThat(routing(Map.of()).routesFor(new Plain("bob"), null)).isEmpty();
+	}
+
+	@Test
+	void annotatedEventWithoutDestinationIsRefusedEveryTime() {
+		EventRouting routing = routing(Map.of());
+
+		for (int i = 0; i < 2; i++) {
+			assertThatExceptionOfType(OutboxCaptureException.class).isThrownBy(() -> routing.routesFor(new NoDestination(), null))
+				.withMessageContaining("Event 'NoDestination'")
+				.withMessageContaining("outbox.routes[" + NoDestination.class.getName() + "].destination");
+		}
+	}
+
+	@Test
+	void routeToAnUnknownTransportIsRefused() {
+		assertThatExceptionOfType(OutboxCaptureException.class).isThrownBy(() -> routing(Map.of()).routesFor(new ToRabbit(), null))
+			.withMessageContaining("routes to transport 'rabbit'")
+			.withMessageContaining("available: kafka");
+	}
+
+	@Test
+	void failingKeyExpressionNamesTheEventAndTheExpression() {
+		assertThatExceptionOfType(OutboxCaptureException.class).isThrownBy(() -> routing(Map.of()).routesFor(new BadKey(), null))
+			.withMessageContaining("Event 'BadKey'")
+			.withMessageContaining("'missing'");
+	}
+
+	private EventRouting routing(Map<String, RouteDefinition> configured) {
+		return new EventRouting(List.of(), configured, "kafka", Set.of("kafka"), this.environment);
+	}
+
+	@OutboxEvent(destination = "${topics.orders}")
+	record Placed(String customer) {
+	}
+
+	@OutboxEvent(type = "keyed", destination = "customers", key = "customer")
+	record Keyed(String customer) {
+	}
+
+	record Plain(String name) {
+	}
+
+	interface Marker {
+	}
+
+	record Marked() implements Marker {
+	}
+
+	@OutboxEvent
+	record NoDestination() {
+	}
+
+	@OutboxEvent(destination = "queue", transport = "rabbit")
+	record ToRabbit() {
+	}
+
+	@OutboxEvent(destination = "topic", key = "missing")
+	record BadKey() {
+	}
+
+}
