@@ -13,6 +13,7 @@ import org.apache.kafka.common.header.internals.RecordHeaders;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.common.serialization.StringSerializer;
 
+import org.springframework.beans.factory.DisposableBean;
 import org.springframework.kafka.core.KafkaTemplate;
 import org.springframework.kafka.core.ProducerFactory;
 
@@ -21,7 +22,7 @@ import org.springframework.kafka.core.ProducerFactory;
  * the JSON payload the value, and the outbox headers record headers. Sends return at once; the
  * returned future completes on the broker's acknowledgement (with the producer's {@code acks}).
  */
-public class KafkaOutboxTransport implements OutboxTransport {
+public class KafkaOutboxTransport implements OutboxTransport, DisposableBean {
 
 	/** The transport name events are routed to. */
 	public static final String NAME = "kafka";
@@ -56,6 +57,14 @@ public class KafkaOutboxTransport implements OutboxTransport {
 		ProducerRecord<String, byte[]> record = new ProducerRecord<>(message.destination(), null, message.key(),
 				message.payload().getBytes(StandardCharsets.UTF_8), headers(message));
 		return this.template.send(record);
+	}
+
+	/**
+	 * Closes the producer: with its own serializers, the template has a producer factory of its own.
+	 */
+	@Override
+	public void destroy() {
+		this.template.destroy();
 	}
 
 	private static RecordHeaders headers(OutboxMessage message) {

@@ -1,0 +1,22 @@
+package dev.outboxstarter.sample.consumer;
+
+import java.time.Instant;
+
+import tools.jackson.databind.JsonNode;
+
+/**
+ * One message the consumer received.
+ *
+ * @param messageId the {@code outbox-message-id} header: the outbox row id, the same on every
+ * redelivery; {@code null} if the message had none
+ * @param eventType the {@code outbox-event-type} header, e.g. {@code OrderPaid}
+ * @param key the record key: the order id
+ * @param payload the record value, the event as JSON
+ * @param partition the partition it came from
+ * @param offset its offset there
+ * @param receivedAt when the consumer got it
+ * @param duplicate whether a message with the same id had been received before
+ */
+public record ReceivedEvent(String messageId, String eventType, String key, JsonNode payload, int partition,
+		long offset, Instant receivedAt, boolean duplicate) {
+}
