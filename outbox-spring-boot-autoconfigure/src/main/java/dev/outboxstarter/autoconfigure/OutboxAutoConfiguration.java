@@ -44,6 +44,7 @@ import org.springframework.boot.context.properties.EnableConfigurationProperties
 import org.springframework.context.ApplicationEventPublisher;
 import org.springframework.context.annotation.Bean;
 import org.springframework.core.env.Environment;
+import org.springframework.core.io.ResourceLoader;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.jdbc.datasource.DataSourceTransactionManager;
 import org.springframework.transaction.TransactionDefinition;
@@ -62,9 +63,6 @@ import org.springframework.util.ClassUtils;
 @EnableConfigurationProperties(OutboxProperties.class)
 public final class OutboxAutoConfiguration {
 
-	private static final boolean flywayPresent = ClassUtils.isPresent("org.flywaydb.core.Flyway",
-			OutboxAutoConfiguration.class.getClassLoader());
-
 	@Bean
 	@ConditionalOnMissingBean
 	OutboxStore outboxStore(DataSource dataSource, OutboxProperties properties, ObjectProvider<JsonMapper> jsonMapper) {
@@ -77,7 +75,8 @@ public final class OutboxAutoConfiguration {
 	@Bean
 	@ConditionalOnMissingBean
 	OutboxSchemaInitializer outboxSchemaInitializer(DataSource dataSource, OutboxStore store,
-			OutboxProperties properties) {
+			OutboxProperties properties, ResourceLoader resourceLoader) {
+		boolean flywayPresent = ClassUtils.isPresent("org.flywaydb.core.Flyway", resourceLoader.getClassLoader());
 		String table = properties.getTableName();
 		Mode mode = properties.getSchema().getMode();
 		if (mode == Mode.AUTO) {

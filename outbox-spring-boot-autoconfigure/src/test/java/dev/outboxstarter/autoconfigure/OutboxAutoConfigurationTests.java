@@ -1,0 +1,159 @@
+package dev.outboxstarter.autoconfigure;
+
+import java.util.UUID;
+
+import dev.outboxstarter.core.Outbox;
+import dev.outboxstarter.core.capture.OutboxCapture;
+import dev.outboxstarter.core.fastpath.FastPathDispatcher;
+import dev.outboxstarter.core.relay.OutboxRelay;
+import dev.outboxstarter.core.schema.FlywayOutboxSchemaInitializer;
+import dev.outboxstarter.core.schema.OutboxSchemaInitializer;
+import dev.outboxstarter.core.schema.ScriptOutboxSchemaInitializer;
+import dev.outboxstarter.kafka.KafkaOutboxTransport;
+import org.flywaydb.core.Flyway;
+import org.junit.jupiter.api.Test;
+
+import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.jackson.autoconfigure.JacksonAutoConfiguration;
+import org.springframework.boot.jdbc.autoconfigure.DataSourceAutoConfiguration;
+import org.springframework.boot.kafka.autoconfigure.KafkaAutoConfiguration;
+import org.springframework.boot.test.context.FilteredClassLoader;
+import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.jdbc.core.JdbcTemplate;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Start-up of the outbox on an embedded H2 database: what is created, when it backs off, and how bad
+ * settings fail with a message that names the property.
+ */
+class OutboxAutoConfigurationTests {
+
+	private final ApplicationContextRunner runner = new ApplicationContextRunner()
+		.withConfiguration(AutoConfigurations.of(DataSourceAutoConfiguration.class, JacksonAutoConfiguration.class,
+				KafkaAutoConfiguration.class, OutboxAutoConfiguration.class, OutboxKafkaAutoConfiguration.class))
+		.withPropertyValues("spring.datasource.url=jdbc:h2:mem:" + UUID.randomUUID() + ";DB_CLOSE_DELAY=-1");
+
+	@Test
+	void createsTheOutboxAndItsTableWithFlywayWhenFlywayIsPresent() {
+		this.runner.run((context) -> {
+			assertThat(context).hasSingleBean(Outbox.class)
+				.hasSingleBean(OutboxCapture.class)
+				.hasSingleBean(FastPathDispatcher.class)
+				.hasSingleBean(OutboxRelay.class)
+				.hasSingleBean(KafkaOutboxTransport.class)
+				.getBean(OutboxSchemaInitializer.class)
+				.isInstanceOf(FlywayOutboxSchemaInitializer.class);
+			JdbcTemplate jdbc = new JdbcTemplate(context.getBean(javax.sql.DataSource.class));
+			assertThat(jdbc.queryForObject("SELECT COUNT(*) FROM outbox_event", Integer.class)).isZero();
+			assertThat(jdbc.queryForObject("SELECT COUNT(*) FROM \"outbox_event_schema_history\" WHERE \"version\" = '1' AND \"success\"", Integer.class)).isEqualTo(1);
+		});
+	}
+
+	@Test
+	void createsTheTableFromScriptsWithoutFlyway() {
+		this.runner.withClassLoader(new FilteredClassLoader(Flyway.class)).run((context) -> {
+			assertThat(context.getBean(OutboxSchemaInitializer.class)).isInstanceOf(ScriptOutboxSchemaInitializer.class);
+			assertThat(new JdbcTemplate(context.getBean(javax.sql.DataSource.class))
+				.queryForObject("SELECT COUNT(*) FROM outbox_event", Integer.class)).isZero();
+		});
+	}
+
+	@Test
+	void flywayModeWithoutFlywayFailsNamingTheProperty() {
+		this.runner.withClassLoader(new FilteredClassLoader(Flyway.class))
+			.withPropertyValues("outbox.schema.mode=flyway")
+			.run((context) -> assertThat(context).hasFailed()
+				.getFailure()
+				.rootCause()
+				.hasMessageContaining("outbox.schema.mode=flyway, but Flyway is not on the classpath"));
+	}
+
+	@Test
+	void unknownSchemaModeFailsNamingTheProperty() {
+		this.runner.withPropertyValues("outbox.schema.mode=liquibase")
+			.run((context) -> assertThat(context).hasFailed()
+				.getFailure()
+				.hasStackTraceContaining("outbox.schema.mode")
+				.hasStackTraceContaining("liquibase"));
+	}
+
+	@Test
+	void noneModeWithoutTheTableFailsNamingTheProperty() {
+		this.runner.withPropertyValues("outbox.schema.mode=none")
+			.run((context) -> assertThat(context).hasFailed()
+				.getFailure()
+				.rootCause()
+				.hasMessageContaining("The outbox table 'outbox_event' does not exist and outbox.schema.mode=none"));
+	}
+
+	@Test
+	void tableNameThatIsNotAPlainIdentifierFailsNamingTheProperty() {
+		this.runner.withPropertyValues("outbox.table-name=outbox; DROP TABLE orders")
+			.run((context) -> assertThat(context).hasFailed()
+				.getFailure()
+				.hasStackTraceContaining("outbox.table-name: 'outbox; DROP TABLE orders' is not a plain SQL identifier"));
+	}
+
+	@Test
+	void invalidDurationsAndSizesFailNamingTheProperty() {
+		this.runner.withPropertyValues("outbox.relay.batch-size=0")
+			.run((context) -> assertThat(context).hasFailed()
+				.getFailure()
+				.hasStackTraceContaining("outbox.relay.batch-size must be between 1 and 5000"));
+		this.runner.withPropertyValues("outbox.retry.jitter=2")
+			.run((context) -> assertThat(context).hasFailed()
+				.getFailure()
+				.hasStackTraceContaining("outbox.retry.jitter must be between 0 and 1"));
+	}
+
+	@Test
+	void customTableNameIsUsed() {
+		this.runner.withPropertyValues("outbox.table-name=domain_events").run((context) -> {
+			JdbcTemplate jdbc = new JdbcTemplate(context.getBean(javax.sql.DataSource.class));
+			assertThat(jdbc.queryForObject("SELECT COUNT(*) FROM domain_events", Integer.class)).isZero();
+			assertThat(jdbc.queryForObject("SELECT COUNT(*) FROM \"domain_events_schema_history\" WHERE \"version\" = '1' AND \"success\"", Integer.class))
+				.isEqualTo(1);
+		});
+	}
+
+	@Test
+	void fastPathAndRelayCanBeSwitchedOff() {
+		this.runner.withPropertyValues("outbox.fast-path.enabled=false", "outbox.relay.enabled=false")
+			.run((context) -> assertThat(context).hasSingleBean(OutboxCapture.class)
+				.doesNotHaveBean(FastPathDispatcher.class)
+				.doesNotHaveBean(OutboxRelay.class));
+	}
+
+	@Test
+	void backsOffWhenDisabled() {
+		this.runner.withPropertyValues("outbox.enabled=false")
+			.run((context) -> assertThat(context).hasNotFailed()
+				.doesNotHaveBean(Outbox.class)
+				.doesNotHaveBean(OutboxCapture.class)
+				.doesNotHaveBean(KafkaOutboxTransport.class));
+	}
+
+	@Test
+	void backsOffFromAnApplicationsOwnOutbox() {
+		Outbox own = new Outbox() {
+
+			@Override
+			public void publish(Object event) {
+			}
+
+			@Override
+			public void publish(String aggregateType, Object aggregateId, Object event) {
+			}
+
+		};
+		this.runner.withBean(Outbox.class, () -> own).run((context) -> assertThat(context.getBean(Outbox.class)).isSameAs(own));
+	}
+
+	@Test
+	void hasNoKafkaTransportWithoutKafka() {
+		this.runner.withClassLoader(new FilteredClassLoader(org.springframework.kafka.core.KafkaTemplate.class))
+			.run((context) -> assertThat(context).hasSingleBean(Outbox.class).doesNotHaveBean(KafkaOutboxTransport.class));
+	}
+
+}
