@@ -89,6 +89,10 @@ public enum TestDatabase {
 				Statement statement = connection.createStatement()) {
 			statement.execute("DROP TABLE IF EXISTS " + table);
 			statement.execute("DROP TABLE IF EXISTS " + table + "_schema_history");
+			if (this == H2) {
+				// Flyway creates its history table on H2 with a quoted lower-case name.
+				statement.execute("DROP TABLE IF EXISTS \"" + table + "_schema_history\"");
+			}
 		}
 		catch (SQLException ex) {
 			throw new IllegalStateException(ex);

@@ -175,7 +175,14 @@ public class OutboxStore {
 	}
 
 	private static String truncate(String error) {
-		return (error.length() <= MAX_ERROR_LENGTH) ? error : error.substring(0, MAX_ERROR_LENGTH - 3) + "...";
+		if (error.length() <= MAX_ERROR_LENGTH) {
+			return error;
+		}
+		int end = MAX_ERROR_LENGTH - 3;
+		if (Character.isHighSurrogate(error.charAt(end - 1))) {
+			end--;
+		}
+		return error.substring(0, end) + "...";
 	}
 
 }

@@ -1,0 +1,244 @@
+package dev.outboxstarter.core.schema;
+
+import java.sql.DatabaseMetaData;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.TreeMap;
+
+import javax.sql.DataSource;
+
+import dev.outboxstarter.core.store.CapturedEvent;
+import dev.outboxstarter.core.store.ClaimedEvent;
+import dev.outboxstarter.core.store.DatabaseVendor;
+import dev.outboxstarter.core.store.OutboxStatements;
+import dev.outboxstarter.core.store.OutboxStore;
+import dev.outboxstarter.core.store.OutboxTestTable;
+import dev.outboxstarter.testsupport.TestDatabase;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+import tools.jackson.databind.json.JsonMapper;
+
+import org.springframework.jdbc.core.JdbcTemplate;
+import org.springframework.jdbc.support.JdbcUtils;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatIllegalStateException;
+
+/**
+ * The three schema modes on real PostgreSQL, MariaDB and H2: Flyway migrations with their own history
+ * table, plain scripts, and the check for a table the application manages.
+ */
+class OutboxSchemaTests {
+
+	private static final String TABLE = "outbox_schema_it";
+
+	private static final String SCRIPTS_TABLE = "outbox_schema_scripts_it";
+
+	private static final List<String> COLUMNS = List.of("id", "seq", "aggregate_type", "aggregate_id", "event_type",
+			"transport", "destination", "message_key", "payload", "headers", "status", "attempts", "available_at",
+			"last_error", "created_at", "published_at");
+
+	@ParameterizedTest
+	@EnumSource(TestDatabase.class)
+	void flywayCreatesTheTableAndRecordsItInItsOwnHistoryTable(TestDatabase database) {
+		database.dropTable(TABLE);
+		Schema schema = new Schema(database, TABLE);
+		assertThat(schema.store.tableExists(TABLE)).isFalse();
+
+		new FlywayOutboxSchemaInitializer(schema.dataSource, schema.vendor, TABLE).afterPropertiesSet();
+
+		assertThat(schema.columns(TABLE).keySet()).containsExactlyElementsOf(COLUMNS);
+		assertThat(schema.store.tableExists(TABLE)).isTrue();
+		assertThat(schema.store.tableExists(TABLE + "_schema_history")).isTrue();
+		assertThat(schema.migrations()).contains("1:true");
+	}
+
+	@ParameterizedTest
+	@EnumSource(TestDatabase.class)
+	void flywayRunTwiceIsANoOp(TestDatabase database) {
+		database.dropTable(TABLE);
+		Schema schema = new Schema(database, TABLE);
+		new FlywayOutboxSchemaInitializer(schema.dataSource, schema.vendor, TABLE).afterPropertiesSet();
+		schema.store.insert(List.of(OutboxTestTable.event("kept")), Duration.ZERO);
+		List<String> migrations = schema.migrations();
+
+		new FlywayOutboxSchemaInitializer(schema.dataSource, schema.vendor, TABLE).afterPropertiesSet();
+
+		assertThat(schema.migrations()).isEqualTo(migrations);
+		assertThat(schema.count(TABLE)).isEqualTo(1);
+	}
+
+	@ParameterizedTest
+	@EnumSource(TestDatabase.class)
+	void scriptsCreateTheSameTableWhenItIsMissing(TestDatabase database) {
+		database.dropTable(TABLE);
+		database.dropTable(SCRIPTS_TABLE);
+		Schema flyway = new Schema(database, TABLE);
+		new FlywayOutboxSchemaInitializer(flyway.dataSource, flyway.vendor, TABLE).afterPropertiesSet();
+		Schema scripts = new Schema(database, SCRIPTS_TABLE);
+
+		new ScriptOutboxSchemaInitializer(scripts.dataSource, scripts.vendor, scripts.store, SCRIPTS_TABLE)
+			.afterPropertiesSet();
+
+		assertThat(scripts.store.tableExists(SCRIPTS_TABLE)).isTrue();
+		assertThat(scripts.columns(SCRIPTS_TABLE)).isEqualTo(flyway.columns(TABLE));
+		assertThat(flyway.indexes(TABLE)).containsKeys("primary", "*_pending_idx", "*_key_idx");
+		assertThat(scripts.indexes(SCRIPTS_TABLE)).isEqualTo(flyway.indexes(TABLE));
+		assertThat(scripts.store.tableExists(SCRIPTS_TABLE + "_schema_history")).isFalse();
+		CapturedEvent event = OutboxTestTable.event("k");
+		scripts.store.insert(List.of(event), Duration.ZERO);
+		List<ClaimedEvent> claimed = OutboxTestTable.transactions(scripts.dataSource)
+			.execute((status) -> scripts.store.claimDue(10));
+		assertThat(claimed).singleElement()
+			.satisfies((row) -> assertThat(row.message().id()).isEqualTo(event.id()));
+	}
+
+	@ParameterizedTest
+	@EnumSource(TestDatabase.class)
+	void scriptsLeaveAnExistingTableAlone(TestDatabase database) {
+		database.dropTable(SCRIPTS_TABLE);
+		Schema schema = new Schema(database, SCRIPTS_TABLE);
+		new ScriptOutboxSchemaInitializer(schema.dataSource, schema.vendor, schema.store, SCRIPTS_TABLE)
+			.afterPropertiesSet();
+		schema.store.insert(List.of(OutboxTestTable.event("kept")), Duration.ZERO);
+		schema.jdbc.execute("ALTER TABLE " + SCRIPTS_TABLE + " ADD tenant VARCHAR(32)");
+
+		new ScriptOutboxSchemaInitializer(schema.dataSource, schema.vendor, schema.store, SCRIPTS_TABLE)
+			.afterPropertiesSet();
+
+		assertThat(schema.count(SCRIPTS_TABLE)).isEqualTo(1);
+		assertThat(schema.columns(SCRIPTS_TABLE)).containsKey("tenant");
+	}
+
+	@ParameterizedTest
+	@EnumSource(TestDatabase.class)
+	void existingTableCheckFailsNamingTheSchemaModeWhenTheTableIsMissing(TestDatabase database) {
+		database.dropTable(TABLE);
+		Schema schema = new Schema(database, TABLE);
+		ExistingOutboxTableCheck check = new ExistingOutboxTableCheck(schema.store, schema.vendor, TABLE);
+
+		assertThatIllegalStateException().isThrownBy(check::afterPropertiesSet)
+			.withMessageContaining("'" + TABLE + "'")
+			.withMessageContaining("outbox.schema.mode")
+			.withMessageContaining("db/outbox/migration/" + schema.vendor.folder());
+
+		new FlywayOutboxSchemaInitializer(schema.dataSource, schema.vendor, TABLE).afterPropertiesSet();
+		check.afterPropertiesSet();
+	}
+
+	/** One table's view of the database. */
+	private static final class Schema {
+
+		private final DataSource dataSource;
+
+		private final DatabaseVendor vendor;
+
+		private final OutboxStore store;
+
+		private final JdbcTemplate jdbc;
+
+		private final String table;
+
+		Schema(TestDatabase database, String table) {
+			this.dataSource = OutboxTestTable.dataSource(database);
+			this.vendor = DatabaseVendor.of(this.dataSource);
+			this.store = new OutboxStore(this.dataSource, this.vendor, OutboxStatements.load(this.vendor, table, true),
+					new JsonMapper());
+			this.jdbc = new JdbcTemplate(this.dataSource);
+			this.table = table;
+		}
+
+		/** Applied migrations of this table's history, as version:success. */
+		List<String> migrations() {
+			return this.jdbc.query("SELECT " + quoted("version") + ", " + quoted("success") + " FROM "
+					+ historyTable() + " ORDER BY " + quoted("installed_rank"),
+					(rs, row) -> rs.getString(1) + ":" + rs.getBoolean(2));
+		}
+
+		int count(String table) {
+			return this.jdbc.queryForObject("SELECT COUNT(*) FROM " + table, Integer.class);
+		}
+
+		private String historyTable() {
+			return quoted(this.table + "_schema_history");
+		}
+
+		private String quoted(String identifier) {
+			return (this.vendor == DatabaseVendor.MYSQL) ? "`" + identifier + "`" : "\"" + identifier + "\"";
+		}
+
+		/** Column names (lower case) in table order, with their type names and sizes. */
+		Map<String, String> columns(String table) {
+			return metaData((metaData) -> {
+				Map<String, String> columns = new LinkedHashMap<>();
+				try (ResultSet rs = metaData.getColumns(catalog(metaData), null, name(table), null)) {
+					while (rs.next()) {
+						columns.put(rs.getString("COLUMN_NAME").toLowerCase(Locale.ROOT), rs.getString("TYPE_NAME")
+								+ "(" + rs.getInt("COLUMN_SIZE") + ") nullable=" + rs.getString("IS_NULLABLE"));
+					}
+				}
+				return columns;
+			});
+		}
+
+		/** Index names without the table name, with their columns. */
+		Map<String, String> indexes(String table) {
+			return metaData((metaData) -> {
+				Map<String, String> indexes = new TreeMap<>();
+				try (ResultSet rs = metaData.getIndexInfo(catalog(metaData), null, name(table), false, false)) {
+					while (rs.next()) {
+						String index = rs.getString("INDEX_NAME");
+						if (index == null) {
+							continue;
+						}
+						String name = index.toLowerCase(Locale.ROOT).replace(table.toLowerCase(Locale.ROOT), "*");
+						if (name.startsWith("primary_key_") || name.endsWith("_pkey") || name.equals("primary")) {
+							name = "primary";
+						}
+						else if (name.startsWith("constraint_")) {
+							name = "unique-" + rs.getString("COLUMN_NAME").toLowerCase(Locale.ROOT);
+						}
+						indexes.merge(name, rs.getString("COLUMN_NAME").toLowerCase(Locale.ROOT),
+								(a, b) -> a + "," + b);
+					}
+				}
+				return indexes;
+			});
+		}
+
+		private String catalog(DatabaseMetaData metaData) throws SQLException {
+			// MariaDB's driver searches every database for a null catalog.
+			return (this.vendor == DatabaseVendor.MYSQL) ? metaData.getConnection().getCatalog() : null;
+		}
+
+		private String name(String table) {
+			return switch (this.vendor) {
+				case POSTGRESQL -> table.toLowerCase(Locale.ROOT);
+				case H2 -> table.toUpperCase(Locale.ROOT);
+				case MYSQL -> table;
+			};
+		}
+
+		private <T> T metaData(MetaDataWork<T> work) {
+			try {
+				return JdbcUtils.extractDatabaseMetaData(this.dataSource, work::apply);
+			}
+			catch (Exception ex) {
+				throw new IllegalStateException(ex);
+			}
+		}
+
+		interface MetaDataWork<T> {
+
+			T apply(DatabaseMetaData metaData) throws SQLException;
+
+		}
+
+	}
+
+}

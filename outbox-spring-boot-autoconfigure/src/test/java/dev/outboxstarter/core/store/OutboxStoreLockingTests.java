@@ -1,0 +1,161 @@
+package dev.outboxstarter.core.store;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.UUID;
+
+import dev.outboxstarter.testsupport.TestDatabase;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+
+import static dev.outboxstarter.core.store.OutboxTestTable.event;
+import static dev.outboxstarter.core.store.OutboxTestTable.ids;
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Concurrent claims on real PostgreSQL, MariaDB and H2: transaction A claims rows on a thread of its
+ * own and keeps them locked while transaction B claims on the test's thread, as two relay instances
+ * or a relay and a fast path do.
+ */
+class OutboxStoreLockingTests {
+
+	private static final String TABLE = "outbox_store_lock_it";
+
+	private static final Duration HOUR = Duration.ofHours(1);
+
+	@ParameterizedTest
+	@EnumSource(TestDatabase.class)
+	void claimDueSkipsRowsLockedByAnotherTransactionAndStillFillsItsBatch(TestDatabase database) throws Exception {
+		OutboxTestTable outbox = OutboxTestTable.prepare(database, TABLE);
+		OutboxStore store = outbox.store();
+		List<UUID> rows = outbox.insert(store, Duration.ZERO, event("a"), event("b"), event("c"), event("d"),
+				event("e"));
+
+		try (HeldTransaction<List<ClaimedEvent>> a = HeldTransaction.start(outbox.transactions(), store,
+				(s) -> s.claimDue(2))) {
+			assertThat(ids(a.result())).containsExactlyElementsOf(rows.subList(0, 2));
+
+			assertThat(outbox.claimDueIds(store, 2)).containsExactlyElementsOf(rows.subList(2, 4));
+			assertThat(outbox.claimDueIds(store, 10)).containsExactlyElementsOf(rows.subList(2, 5));
+			assertThat(outbox.transactions().<List<UUID>>execute((status) -> ids(store.claimByIds(rows))))
+				.containsExactlyElementsOf(rows.subList(2, 5));
+
+			a.commit();
+		}
+		// Committing released the locks; nothing was marked, so everything is due again.
+		assertThat(outbox.claimDueIds(store, 10)).containsExactlyElementsOf(rows);
+	}
+
+	@ParameterizedTest
+	@EnumSource(TestDatabase.class)
+	void twoConcurrentClaimsNeverShareARow(TestDatabase database) throws Exception {
+		OutboxTestTable outbox = OutboxTestTable.prepare(database, TABLE);
+		OutboxStore store = outbox.store();
+		List<UUID> rows = outbox.insert(store, Duration.ZERO, event("a"), event("b"), event("c"), event("d"));
+
+		try (HeldTransaction<List<ClaimedEvent>> a = HeldTransaction.start(outbox.transactions(), store,
+				(s) -> s.claimDue(3));
+				HeldTransaction<List<ClaimedEvent>> b = HeldTransaction.start(outbox.transactions(), store,
+						(s) -> s.claimDue(3))) {
+			assertThat(ids(a.result())).containsExactlyElementsOf(rows.subList(0, 3));
+			assertThat(ids(b.result())).containsExactly(rows.get(3));
+			a.commit((s) -> s.markPublished(ids(a.result())));
+			b.commit((s) -> s.markPublished(ids(b.result())));
+		}
+		assertThat(outbox.claimDueIds(store, 10)).isEmpty();
+	}
+
+	@ParameterizedTest
+	@EnumSource(TestDatabase.class)
+	void aClaimLocksOnlyTheRowsItReturns(TestDatabase database) throws Exception {
+		OutboxTestTable outbox = OutboxTestTable.prepare(database, TABLE);
+		OutboxStore store = outbox.store();
+		CapturedEvent notDue = event("K1");
+		CapturedEvent heldBackByNotDue = event("K1");
+		CapturedEvent first = event("K2");
+		CapturedEvent beyondTheLimit = event("K3");
+		outbox.insert(store, HOUR, notDue);
+		outbox.insert(store, Duration.ZERO, heldBackByNotDue, first, beyondTheLimit);
+
+		// A reads the not-due row in its head-of-line check and passes over two rows, but returns one.
+		try (HeldTransaction<List<ClaimedEvent>> a = HeldTransaction.start(outbox.transactions(), store,
+				(s) -> s.claimDue(1))) {
+			assertThat(ids(a.result())).containsExactly(first.id());
+
+			List<UUID> others = List.of(notDue.id(), heldBackByNotDue.id(), first.id(), beyondTheLimit.id());
+			assertThat(outbox.transactions().<List<UUID>>execute((status) -> ids(store.claimByIds(others))))
+				.containsExactly(notDue.id(), heldBackByNotDue.id(), beyondTheLimit.id());
+			a.commit();
+		}
+	}
+
+	@ParameterizedTest
+	@EnumSource(TestDatabase.class)
+	void laterRowOfAKeyIsHeldBackWhileAnotherTransactionPublishesTheEarlierOne(TestDatabase database)
+			throws Exception {
+		OutboxTestTable outbox = OutboxTestTable.prepare(database, TABLE);
+		OutboxStore store = outbox.store();
+		CapturedEvent first = event("K");
+		CapturedEvent second = event("K");
+		CapturedEvent otherKey = event("L");
+		outbox.insert(store, Duration.ZERO, first, second, otherKey);
+
+		// A is the fast path publishing the first event of K.
+		try (HeldTransaction<List<ClaimedEvent>> a = HeldTransaction.start(outbox.transactions(), store,
+				(s) -> s.claimByIds(List.of(first.id())))) {
+			assertThat(ids(a.result())).containsExactly(first.id());
+
+			// B, another fast path: gets the second row locked, but must leave it.
+			outbox.transactions().executeWithoutResult((status) -> {
+				List<UUID> claimed = ids(store.claimByIds(List.of(second.id())));
+				assertThat(claimed).containsExactly(second.id());
+				assertThat(store.heldBack(claimed)).containsExactly(second.id());
+			});
+			outbox.transactions().executeWithoutResult((status) -> {
+				List<UUID> claimed = ids(store.claimByIds(List.of(first.id(), second.id())));
+				assertThat(claimed).containsExactly(second.id());
+				assertThat(store.heldBack(claimed)).containsExactly(second.id());
+			});
+			// B, a relay: the same.
+			outbox.transactions().executeWithoutResult((status) -> {
+				List<UUID> claimed = ids(store.claimDue(10));
+				assertThat(claimed).containsExactly(second.id(), otherKey.id());
+				assertThat(store.heldBack(claimed)).containsExactly(second.id());
+			});
+
+			a.commit((s) -> s.markPublished(List.of(first.id())));
+		}
+
+		outbox.transactions().executeWithoutResult((status) -> {
+			List<UUID> claimed = ids(store.claimByIds(List.of(second.id())));
+			assertThat(claimed).containsExactly(second.id());
+			assertThat(store.heldBack(claimed)).isEmpty();
+		});
+	}
+
+	@ParameterizedTest
+	@EnumSource(TestDatabase.class)
+	void laterRowOfAKeyStaysHeldBackWhenTheEarlierOneFailsAndAwaitsItsRetry(TestDatabase database)
+			throws Exception {
+		OutboxTestTable outbox = OutboxTestTable.prepare(database, TABLE);
+		OutboxStore store = outbox.store();
+		CapturedEvent first = event("K");
+		CapturedEvent second = event("K");
+		CapturedEvent otherKey = event("L");
+		outbox.insert(store, Duration.ZERO, first, second, otherKey);
+
+		try (HeldTransaction<List<ClaimedEvent>> a = HeldTransaction.start(outbox.transactions(), store,
+				(s) -> s.claimByIds(List.of(first.id())))) {
+			assertThat(ids(a.result())).containsExactly(first.id());
+			a.commit((s) -> s.markFailed(List.of(new FailedAttempt(first.id(), false, HOUR, "broker down"))));
+		}
+
+		// The relay's claim leaves K alone; a fast path that claims the second row by id holds it back.
+		assertThat(outbox.claimDueIds(store, 10)).containsExactly(otherKey.id());
+		outbox.transactions().executeWithoutResult((status) -> {
+			List<UUID> claimed = ids(store.claimByIds(List.of(second.id())));
+			assertThat(store.heldBack(claimed)).containsExactly(second.id());
+		});
+	}
+
+}

@@ -1,0 +1,328 @@
+package dev.outboxstarter.core.store;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+
+import dev.outboxstarter.core.publish.OutboxMessage;
+import dev.outboxstarter.core.store.OutboxTestTable.RecordingDataSource;
+import dev.outboxstarter.core.store.OutboxTestTable.Row;
+import dev.outboxstarter.testsupport.TestDatabase;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+
+import static dev.outboxstarter.core.store.OutboxTestTable.event;
+import static dev.outboxstarter.core.store.OutboxTestTable.ids;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
+
+/**
+ * The store's statements on real PostgreSQL, MariaDB and H2, one transaction at a time: inserting,
+ * claiming in order, the per-key head-of-line check, marking rows published or failed, and what a
+ * claimed row carries. Concurrent claims are in {@link OutboxStoreLockingTests}.
+ */
+class OutboxStoreTests {
+
+	private static final String TABLE = "outbox_store_it";
+
+	private static final Duration HOUR = Duration.ofHours(1);
+
+	/** Slack for timestamps rounded to the column's precision. */
+	private static final Duration PRECISION = Duration.ofMillis(1);
+
+	@ParameterizedTest
+	@EnumSource(TestDatabase.class)
+	void insertWritesAllEventsOfOneCallInOneJdbcBatch(TestDatabase database) {
+		OutboxTestTable outbox = OutboxTestTable.prepare(database, TABLE);
+		RecordingDataSource recording = new RecordingDataSource(outbox.dataSource());
+		OutboxStore store = outbox.store(recording, true);
+
+		store.insert(List.of(event("a"), event("b"), event("c")), Duration.ZERO);
+
+		assertThat(recording.calls()).containsExactly("prepareStatement", "addBatch", "addBatch", "addBatch",
+				"executeBatch");
+		assertThat(outbox.jdbc().queryForObject("SELECT COUNT(*) FROM " + TABLE, Integer.class)).isEqualTo(3);
+	}
+
+	@ParameterizedTest
+	@EnumSource(TestDatabase.class)
+	void insertedRowsArePendingWithNoAttemptsAndBecomeDueAfterTheirDelay(TestDatabase database) {
+		OutboxTestTable outbox = OutboxTestTable.prepare(database, TABLE);
+		OutboxStore store = outbox.store();
+		Instant before = outbox.databaseNow();
+		CapturedEvent later = event("later");
+		CapturedEvent now = event("now");
+		store.insert(List.of(later), HOUR);
+		store.insert(List.of(now), Duration.ZERO);
+		Instant after = outbox.databaseNow();
+
+		Row laterRow = outbox.row(later.id());
+		Row nowRow = outbox.row(now.id());
+		for (Row row : List.of(laterRow, nowRow)) {
+			assertThat(row.status()).isEqualTo("PENDING");
+			assertThat(row.attempts()).isZero();
+			assertThat(row.lastError()).isNull();
+			assertThat(row.publishedAt()).isNull();
+			assertBetween(row.createdAt(), before, after);
+		}
+		assertBetween(laterRow.availableAt(), before.plus(HOUR), after.plus(HOUR));
+		assertThat(Duration.between(laterRow.createdAt(), laterRow.availableAt())).isCloseTo(HOUR,
+				Duration.ofSeconds(1));
+		assertBetween(nowRow.availableAt(), before, after);
+
+		assertThat(outbox.claimDueIds(store, 10)).containsExactly(now.id());
+	}
+
+	@ParameterizedTest
+	@EnumSource(TestDatabase.class)
+	void claimDueReturnsDueRowsInSeqOrderUpToTheLimit(TestDatabase database) {
+		OutboxTestTable outbox = OutboxTestTable.prepare(database, TABLE);
+		OutboxStore store = outbox.store();
+		// Ids in descending order, so an order by id would not pass for seq order.
+		List<UUID> ids = new ArrayList<>(List.of(UUID.randomUUID(), UUID.randomUUID(), UUID.randomUUID(),
+				UUID.randomUUID(), UUID.randomUUID()));
+		ids.sort(Comparator.reverseOrder());
+		List<CapturedEvent> events = new ArrayList<>();
+		for (int i = 0; i < ids.size(); i++) {
+			CapturedEvent template = event((i == 2) ? null : "key-" + i);
+			events.add(new CapturedEvent(ids.get(i), template.aggregateType(), template.aggregateId(),
+					template.eventType(), template.transport(), template.destination(), template.messageKey(),
+					template.payload(), template.headers()));
+		}
+		store.insert(events.subList(0, 2), Duration.ZERO);
+		store.insert(events.subList(2, 5), Duration.ZERO);
+
+		assertThat(outbox.claimDueIds(store, 3)).containsExactlyElementsOf(ids.subList(0, 3));
+		List<ClaimedEvent> all = outbox.transactions().execute((status) -> store.claimDue(10));
+		assertThat(ids(all)).containsExactlyElementsOf(ids);
+		assertThat(all).extracting(ClaimedEvent::seq).isSorted().doesNotHaveDuplicates();
+		assertThat(all).extracting(ClaimedEvent::seq)
+			.containsExactlyElementsOf(ids.stream().map((id) -> outbox.row(id).seq()).toList());
+	}
+
+	@ParameterizedTest
+	@EnumSource(TestDatabase.class)
+	void laterRowsOfAKeyAreNotClaimedWhileAnEarlierRowOfTheKeyIsNotDue(TestDatabase database) {
+		OutboxTestTable outbox = OutboxTestTable.prepare(database, TABLE);
+		OutboxStore store = outbox.store();
+		CapturedEvent first = event("K1");
+		CapturedEvent second = event("K1");
+		CapturedEvent otherKey = event("K2");
+		CapturedEvent sameKeyOtherDestination = event("kafka", "invoices", "K1");
+		CapturedEvent sameKeyOtherTransport = event("rabbit", "orders", "K1");
+		CapturedEvent noKey = event(null);
+		store.insert(List.of(first), HOUR);
+		store.insert(List.of(second, otherKey, sameKeyOtherDestination, sameKeyOtherTransport, noKey),
+				Duration.ZERO);
+
+		assertThat(outbox.claimDueIds(store, 10)).containsExactly(otherKey.id(), sameKeyOtherDestination.id(),
+				sameKeyOtherTransport.id(), noKey.id());
+
+		// The earlier row's retry comes due: the same claim now returns the key's rows in seq order.
+		outbox.transactions()
+			.executeWithoutResult((status) -> store
+				.markFailed(List.of(new FailedAttempt(first.id(), false, Duration.ZERO, "broker down"))));
+		assertThat(outbox.claimDueIds(store, 10)).containsExactly(first.id(), second.id(), otherKey.id(),
+				sameKeyOtherDestination.id(), sameKeyOtherTransport.id(), noKey.id());
+	}
+
+	@ParameterizedTest
+	@EnumSource(TestDatabase.class)
+	void dueEarlierRowsOfAKeyAreClaimedWithTheLaterOnesInSeqOrderAndHoldNothingBack(TestDatabase database) {
+		OutboxTestTable outbox = OutboxTestTable.prepare(database, TABLE);
+		OutboxStore store = outbox.store();
+		CapturedEvent first = event("K1");
+		CapturedEvent second = event("K1");
+		CapturedEvent third = event("K1");
+		store.insert(List.of(first, second), Duration.ZERO);
+		store.insert(List.of(third), Duration.ZERO);
+
+		outbox.transactions().executeWithoutResult((status) -> {
+			List<UUID> claimed = ids(store.claimDue(10));
+			assertThat(claimed).containsExactly(first.id(), second.id(), third.id());
+			assertThat(store.heldBack(claimed)).isEmpty();
+		});
+	}
+
+	@ParameterizedTest
+	@EnumSource(TestDatabase.class)
+	void withoutPerKeyOrderingLaterRowsAreClaimedWhateverTheEarlierRowsOfTheirKey(TestDatabase database) {
+		OutboxTestTable outbox = OutboxTestTable.prepare(database, TABLE);
+		OutboxStore store = outbox.store(false);
+		CapturedEvent first = event("K1");
+		CapturedEvent second = event("K1");
+		store.insert(List.of(first), HOUR);
+		store.insert(List.of(second), Duration.ZERO);
+
+		assertThat(outbox.claimDueIds(store, 10)).containsExactly(second.id());
+		assertThat(outbox.claimDueIds(outbox.store(true), 10)).isEmpty();
+	}
+
+	@ParameterizedTest
+	@EnumSource(TestDatabase.class)
+	void claimByIdsLocksOnlyThePendingRowsAmongTheIdsInSeqOrder(TestDatabase database) {
+		OutboxTestTable outbox = OutboxTestTable.prepare(database, TABLE);
+		OutboxStore store = outbox.store();
+		CapturedEvent a = event("a");
+		CapturedEvent b = event("b");
+		CapturedEvent c = event("c");
+		CapturedEvent notAsked = event("d");
+		// In their grace period: the fast path claims rows before they are due.
+		store.insert(List.of(a, b, c, notAsked), HOUR);
+		outbox.transactions().executeWithoutResult((status) -> store.markPublished(List.of(b.id())));
+
+		List<UUID> claimed = outbox.transactions()
+			.execute((status) -> ids(store.claimByIds(List.of(c.id(), b.id(), UUID.randomUUID(), a.id()))));
+
+		assertThat(claimed).containsExactly(a.id(), c.id());
+	}
+
+	@ParameterizedTest
+	@EnumSource(TestDatabase.class)
+	void markPublishedSetsThePublishedStatusAndTimeAndTheRowIsNotClaimedAgain(TestDatabase database) {
+		OutboxTestTable outbox = OutboxTestTable.prepare(database, TABLE);
+		OutboxStore store = outbox.store();
+		CapturedEvent published = event("a");
+		CapturedEvent alsoPublished = event("b");
+		CapturedEvent pending = event("c");
+		store.insert(List.of(published, alsoPublished, pending), Duration.ZERO);
+
+		Instant before = outbox.databaseNow();
+		outbox.transactions().executeWithoutResult((status) -> {
+			assertThat(store.claimDue(10)).hasSize(3);
+			store.markPublished(List.of(published.id(), alsoPublished.id()));
+		});
+		Instant after = outbox.databaseNow();
+
+		for (UUID id : List.of(published.id(), alsoPublished.id())) {
+			Row row = outbox.row(id);
+			assertThat(row.status()).isEqualTo("PUBLISHED");
+			assertThat(row.publishedAt()).isNotNull();
+			assertBetween(row.publishedAt(), before, after);
+			assertThat(row.attempts()).isZero();
+		}
+		assertThat(outbox.row(pending.id()).status()).isEqualTo("PENDING");
+		assertThat(outbox.row(pending.id()).publishedAt()).isNull();
+		assertThat(outbox.claimDueIds(store, 10)).containsExactly(pending.id());
+		assertThat(outbox.transactions().<List<ClaimedEvent>>execute((status) -> store.claimByIds(List.of(published.id()))))
+			.isEmpty();
+	}
+
+	@ParameterizedTest
+	@EnumSource(TestDatabase.class)
+	void markFailedCountsTheAttemptKeepsTheErrorAndDelaysTheRowByTheDatabaseClock(TestDatabase database) {
+		OutboxTestTable outbox = OutboxTestTable.prepare(database, TABLE);
+		OutboxStore store = outbox.store();
+		CapturedEvent failing = event("a");
+		CapturedEvent other = event("b");
+		store.insert(List.of(failing, other), Duration.ZERO);
+
+		Instant before = outbox.databaseNow();
+		outbox.transactions().executeWithoutResult((status) -> {
+			assertThat(store.claimDue(10)).hasSize(2);
+			store.markFailed(List.of(new FailedAttempt(failing.id(), false, HOUR, "Connection refused: broker:9092")));
+		});
+		Instant after = outbox.databaseNow();
+
+		Row row = outbox.row(failing.id());
+		assertThat(row.status()).isEqualTo("PENDING");
+		assertThat(row.attempts()).isEqualTo(1);
+		assertThat(row.lastError()).isEqualTo("Connection refused: broker:9092");
+		assertThat(row.publishedAt()).isNull();
+		assertBetween(row.availableAt(), before.plus(HOUR), after.plus(HOUR));
+		assertThat(outbox.claimDueIds(store, 10)).containsExactly(other.id());
+
+		String longError = "é".repeat(1500) + "x".repeat(3500);
+		outbox.transactions()
+			.executeWithoutResult((status) -> store
+				.markFailed(List.of(new FailedAttempt(failing.id(), false, Duration.ZERO, longError))));
+
+		row = outbox.row(failing.id());
+		assertThat(row.attempts()).isEqualTo(2);
+		assertThat(row.lastError()).hasSize(2000).isEqualTo(longError.substring(0, 1997) + "...");
+		assertThat(outbox.claimDueIds(store, 10)).containsExactly(failing.id(), other.id());
+		assertThat(outbox.transactions().execute((status) -> store.claimDue(10)).get(0).attempts()).isEqualTo(2);
+	}
+
+	@ParameterizedTest
+	@EnumSource(TestDatabase.class)
+	void deadRowIsNeverClaimedAndNoLongerHoldsBackItsKey(TestDatabase database) {
+		OutboxTestTable outbox = OutboxTestTable.prepare(database, TABLE);
+		OutboxStore store = outbox.store();
+		CapturedEvent first = event("K1");
+		CapturedEvent second = event("K1");
+		store.insert(List.of(first), HOUR);
+		store.insert(List.of(second), Duration.ZERO);
+		assertThat(outbox.claimDueIds(store, 10)).isEmpty();
+
+		outbox.transactions()
+			.executeWithoutResult((status) -> store
+				.markFailed(List.of(new FailedAttempt(first.id(), true, Duration.ZERO, "poison message"))));
+
+		Row dead = outbox.row(first.id());
+		assertThat(dead.status()).isEqualTo("DEAD");
+		assertThat(dead.attempts()).isEqualTo(1);
+		assertThat(dead.lastError()).isEqualTo("poison message");
+		outbox.transactions().executeWithoutResult((status) -> {
+			List<UUID> claimed = ids(store.claimDue(10));
+			assertThat(claimed).containsExactly(second.id());
+			assertThat(store.heldBack(claimed)).isEmpty();
+			assertThat(store.claimByIds(List.of(first.id()))).isEmpty();
+		});
+	}
+
+	@ParameterizedTest
+	@EnumSource(TestDatabase.class)
+	void claimedRowsCarryTheHeadersPayloadAndCreationTimeAsWritten(TestDatabase database) {
+		OutboxTestTable outbox = OutboxTestTable.prepare(database, TABLE);
+		OutboxStore store = outbox.store();
+		Map<String, String> headers = Map.of("traceparent", "00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01",
+				"outbox-correlation-id", "c-42", "note", "Grüße \"quoted\" 日本");
+		String payload = "{\"customer\":\"Zoë Ångström\",\"city\":\"東京\",\"note\":\"naïve café 🚀\"}";
+		CapturedEvent withHeaders = new CapturedEvent(UUID.randomUUID(), "PurchaseOrder", "42", "OrderPlaced",
+				"kafka", "orders", "42", payload, headers);
+		CapturedEvent withoutHeaders = new CapturedEvent(UUID.randomUUID(), null, null, "Ping", "local", "pings", null,
+				"{}", Map.of());
+		Instant before = outbox.databaseNow();
+		store.insert(List.of(withHeaders, withoutHeaders), Duration.ZERO);
+		Instant after = outbox.databaseNow();
+
+		List<ClaimedEvent> claimed = outbox.transactions().execute((status) -> store.claimDue(10));
+
+		assertThat(claimed).hasSize(2);
+		ClaimedEvent event = claimed.get(0);
+		OutboxMessage message = event.message();
+		assertThat(message.id()).isEqualTo(withHeaders.id());
+		assertThat(message.eventType()).isEqualTo("OrderPlaced");
+		assertThat(message.aggregateType()).isEqualTo("PurchaseOrder");
+		assertThat(message.aggregateId()).isEqualTo("42");
+		assertThat(message.destination()).isEqualTo("orders");
+		assertThat(message.key()).isEqualTo("42");
+		assertThat(message.payload()).isEqualTo(payload);
+		assertThat(message.headers()).isEqualTo(headers);
+		assertThat(event.transport()).isEqualTo("kafka");
+		assertThat(event.attempts()).isZero();
+		assertThat(event.seq()).isEqualTo(outbox.row(withHeaders.id()).seq());
+		assertBetween(message.occurredAt(), before, after);
+		assertThat(message.occurredAt()).isCloseTo(Instant.now(), within(1, ChronoUnit.MINUTES));
+
+		OutboxMessage bare = claimed.get(1).message();
+		assertThat(bare.id()).isEqualTo(withoutHeaders.id());
+		assertThat(bare.headers()).isEmpty();
+		assertThat(bare.aggregateType()).isNull();
+		assertThat(bare.aggregateId()).isNull();
+		assertThat(bare.key()).isNull();
+		assertThat(claimed.get(1).orderingKey()).isNull();
+		assertThat(claimed.get(1).transport()).isEqualTo("local");
+	}
+
+	private static void assertBetween(Instant actual, Instant from, Instant to) {
+		assertThat(actual).isBetween(from.minus(PRECISION), to.plus(PRECISION));
+	}
+
+}
