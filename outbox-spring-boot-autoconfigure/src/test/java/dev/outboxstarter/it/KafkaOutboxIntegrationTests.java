@@ -104,9 +104,7 @@ class KafkaOutboxIntegrationTests {
 	@DynamicPropertySource
 	static void services(DynamicPropertyRegistry registry) {
 		registry.add("spring.kafka.bootstrap-servers", TestKafka::bootstrapServers);
-		registry.add("spring.datasource.url", TestDatabase.POSTGRESQL::url);
-		registry.add("spring.datasource.username", TestDatabase.POSTGRESQL::username);
-		registry.add("spring.datasource.password", TestDatabase.POSTGRESQL::password);
+		TestDatabase.POSTGRESQL.register(registry);
 	}
 
 	@BeforeAll

@@ -15,6 +15,7 @@ import org.testcontainers.mariadb.MariaDBContainer;
 import org.testcontainers.postgresql.PostgreSQLContainer;
 
 import org.springframework.jdbc.datasource.DriverManagerDataSource;
+import org.springframework.test.context.DynamicPropertyRegistry;
 
 /**
  * The databases the tests run against: real PostgreSQL and MariaDB, and embedded H2. With Docker
@@ -70,6 +71,16 @@ public enum TestDatabase {
 	public String[] properties() {
 		return new String[] { "spring.datasource.url=" + url(), "spring.datasource.username=" + username(),
 				"spring.datasource.password=" + password() };
+	}
+
+	/**
+	 * Points the application of a {@code @SpringBootTest} at this database.
+	 * @param registry the test's dynamic properties
+	 */
+	public void register(DynamicPropertyRegistry registry) {
+		registry.add("spring.datasource.url", this::url);
+		registry.add("spring.datasource.username", this::username);
+		registry.add("spring.datasource.password", this::password);
 	}
 
 	/**

@@ -82,7 +82,7 @@ final class CaptureBuffer implements TransactionSynchronization {
 	@Override
 	public void afterCompletion(int status) {
 		this.committed = true;
-		this.capture.release(this);
+		this.capture.release();
 	}
 
 	record DeferredEvent(Object event, AggregateRef aggregate) {

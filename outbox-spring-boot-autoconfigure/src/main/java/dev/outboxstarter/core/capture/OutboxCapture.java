@@ -158,7 +158,7 @@ public class OutboxCapture {
 		}
 	}
 
-	void release(CaptureBuffer buffer) {
+	void release() {
 		TransactionSynchronizationManager.unbindResourceIfPossible(this);
 	}
 

@@ -1,6 +1,7 @@
 package dev.outboxstarter.core.store;
 
 import dev.outboxstarter.core.publish.OutboxMessage;
+import org.jspecify.annotations.Nullable;
 
 /**
  * A pending row locked for publishing.
@@ -16,7 +17,7 @@ public record ClaimedEvent(OutboxMessage message, long seq, String transport, in
 	 * The ordering key: transport, destination and message key.
 	 * @return the key, or {@code null} when the message has no key and so no order
 	 */
-	public OrderingKey orderingKey() {
+	public @Nullable OrderingKey orderingKey() {
 		return (this.message.key() != null)
 				? new OrderingKey(this.transport, this.message.destination(), this.message.key()) : null;
 	}

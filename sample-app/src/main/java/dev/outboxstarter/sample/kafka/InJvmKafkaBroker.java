@@ -36,6 +36,9 @@ public final class InJvmKafkaBroker implements DisposableBean {
 	public static synchronized InJvmKafkaBroker start(String topic, int partitions) {
 		List<Runnable> cleanups = new ArrayList<>();
 		EmbeddedKafkaKraftBroker broker = new EmbeddedKafkaKraftBroker(1, partitions, topic);
+		// Its default is to publish its address as the spring.kafka.bootstrap-servers system property,
+		// which would outlive this context and stop the next one from starting its own broker.
+		broker.brokerListProperty("sample.kafka.embedded.brokers");
 		Exit.setShutdownHookAdder((name, hook) -> cleanups.add(hook));
 		try {
 			broker.afterPropertiesSet();
