@@ -3,6 +3,7 @@ package dev.outboxstarter.core;
 import java.lang.annotation.Documented;
 import java.lang.annotation.ElementType;
 import java.lang.annotation.Inherited;
+import java.lang.annotation.Repeatable;
 import java.lang.annotation.Retention;
 import java.lang.annotation.RetentionPolicy;
 import java.lang.annotation.Target;
@@ -12,6 +13,10 @@ import java.lang.annotation.Target;
  * Spring Data aggregate's {@code @DomainEvents}, an {@code ApplicationEventPublisher} or the
  * {@link Outbox} API), it is written to the outbox table in that transaction and published to
  * {@link #destination()} after the commit, at least once.
+ * <p>
+ * Repeat the annotation to send the event to several destinations, e.g. a Kafka topic for internal
+ * consumers and a RabbitMQ exchange for a partner: each destination gets its own outbox row, published
+ * and retried on its own, so one that is down does not hold up the others.
  * <p>
  * Event types without this annotation, without an {@code outbox.routes} entry and not claimed by an
  * {@link OutboxEventRouter} stay ordinary application events.
@@ -23,6 +28,7 @@ import java.lang.annotation.Target;
 @Retention(RetentionPolicy.RUNTIME)
 @Inherited
 @Documented
+@Repeatable(OutboxEvent.List.class)
 public @interface OutboxEvent {
 
 	/**
@@ -33,8 +39,11 @@ public @interface OutboxEvent {
 	String type() default "";
 
 	/**
-	 * Where the event goes: a Kafka topic. Supports {@code ${...}} placeholders. When empty, the
-	 * destination must come from {@code outbox.routes[<class name>].destination}.
+	 * Where the event goes: a Kafka topic, a RabbitMQ {@code exchange/routing-key}, the name of an
+	 * {@code @OutboxHandler} for the {@code local} transport. {@code ${...}} placeholders are resolved
+	 * once; {@code #{...}} expressions are evaluated against each event, e.g.
+	 * {@code "orders/order.#{status}"}. When empty, the destination must come from
+	 * {@code outbox.routes[<class name>].destination}.
 	 */
 	String destination() default "";
 
@@ -45,9 +54,22 @@ public @interface OutboxEvent {
 	String key() default "";
 
 	/**
-	 * Transport that publishes the event ({@code kafka} or the name of a custom transport). Defaults to
-	 * {@code outbox.default-transport}.
+	 * Transport that publishes the event: {@code kafka}, {@code rabbit}, {@code local} or the name of
+	 * a custom transport. Defaults to {@code outbox.default-transport}.
 	 */
 	String transport() default "";
+
+	/**
+	 * Holds repeated {@link OutboxEvent} annotations.
+	 */
+	@Target(ElementType.TYPE)
+	@Retention(RetentionPolicy.RUNTIME)
+	@Inherited
+	@Documented
+	@interface List {
+
+		OutboxEvent[] value();
+
+	}
 
 }

@@ -1,11 +1,14 @@
 package dev.outboxstarter.core;
 
+import java.util.List;
+
 import org.jspecify.annotations.Nullable;
 
 /**
  * Routes events the application cannot annotate with {@link OutboxEvent}, e.g. types from another
  * library. Declare it as a bean; every router is asked, in order, before annotations and
- * {@code outbox.routes} properties are looked at.
+ * {@code outbox.routes} properties are looked at. Override {@link #routes} to send an event to
+ * several destinations.
  */
 @FunctionalInterface
 public interface OutboxEventRouter {
@@ -17,5 +20,16 @@ public interface OutboxEventRouter {
 	 * @return the route or {@code null}
 	 */
 	@Nullable OutboxRoute route(Object event);
+
+	/**
+	 * Returns every route of an event, each becoming its own outbox row; empty when this router does not
+	 * handle it. By default the single {@link #route} if there is one.
+	 * @param event the published event
+	 * @return the routes, possibly empty
+	 */
+	default List<OutboxRoute> routes(Object event) {
+		OutboxRoute route = route(event);
+		return (route != null) ? List.of(route) : List.of();
+	}
 
 }

@@ -10,7 +10,7 @@ import org.springframework.util.Assert;
  *
  * @param eventType stable logical event name, stored in {@code event_type}
  * @param transport transport name, e.g. {@code kafka}
- * @param destination topic (or the transport's equivalent)
+ * @param destination topic, RabbitMQ {@code exchange/routing-key}, local handler name
  * @param key message and ordering key; {@code null} uses the aggregate id
  */
 public record OutboxRoute(String eventType, String transport, String destination, @Nullable String key) {
@@ -30,6 +30,29 @@ public record OutboxRoute(String eventType, String transport, String destination
 	 */
 	public static OutboxRoute kafka(String eventType, String topic, @Nullable String key) {
 		return new OutboxRoute(eventType, "kafka", topic, key);
+	}
+
+	/**
+	 * A route to a RabbitMQ exchange.
+	 * @param eventType stable logical event name
+	 * @param exchange the exchange, empty for the default exchange
+	 * @param routingKey the routing key
+	 * @param key message and ordering key, or {@code null} for the aggregate id
+	 * @return the route
+	 */
+	public static OutboxRoute rabbit(String eventType, String exchange, String routingKey, @Nullable String key) {
+		return new OutboxRoute(eventType, "rabbit", exchange + "/" + routingKey, key);
+	}
+
+	/**
+	 * A route to an {@code @OutboxHandler} method of this application.
+	 * @param eventType stable logical event name
+	 * @param handler the handler's name
+	 * @param key message and ordering key, or {@code null} for the aggregate id
+	 * @return the route
+	 */
+	public static OutboxRoute local(String eventType, String handler, @Nullable String key) {
+		return new OutboxRoute(eventType, "local", handler, key);
 	}
 
 }

@@ -4,7 +4,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
+import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 
@@ -21,6 +21,7 @@ import org.springframework.core.env.PropertyResolver;
 import org.springframework.expression.EvaluationException;
 import org.springframework.expression.Expression;
 import org.springframework.expression.ParseException;
+import org.springframework.expression.common.TemplateParserContext;
 import org.springframework.expression.spel.SpelCompilerMode;
 import org.springframework.expression.spel.SpelParserConfiguration;
 import org.springframework.expression.spel.standard.SpelExpressionParser;
@@ -29,13 +30,17 @@ import org.springframework.util.StringUtils;
 
 /**
  * Decides which events go to the outbox and where: {@link OutboxEventRouter} beans first, then the
- * configured routes merged over the {@link OutboxEvent} annotation. What a class resolves to is
- * worked out once and cached, including a misconfiguration, which is then reported on every capture.
+ * {@link OutboxEvent} annotations of the event's class, with {@code outbox.routes} properties merged
+ * over the annotation of the same transport (or added as a route of their own). What a class resolves
+ * to is worked out once and cached, including a misconfiguration, which is then reported on every
+ * capture.
  */
 public class EventRouting {
 
 	private static final SpelExpressionParser parser = new SpelExpressionParser(
 			new SpelParserConfiguration(SpelCompilerMode.MIXED, EventRouting.class.getClassLoader()));
+
+	private static final TemplateParserContext template = new TemplateParserContext();
 
 	private final List<OutboxEventRouter> routers;
 
@@ -47,7 +52,7 @@ public class EventRouting {
 
 	private final PropertyResolver placeholders;
 
-	private final Map<Class<?>, Optional<TypeRoute>> byType = new ConcurrentHashMap<>();
+	private final Map<Class<?>, TypeRoutes> byType = new ConcurrentHashMap<>();
 
 	/**
 	 * Creates the routing.
@@ -67,7 +72,7 @@ public class EventRouting {
 	}
 
 	/**
-	 * The routes of an event.
+	 * The routes of an event, one per destination.
 	 * @param event the event
 	 * @param aggregate the aggregate it came from, if known
 	 * @return its routes, empty when it is not an outbox event
@@ -75,50 +80,89 @@ public class EventRouting {
 	 */
 	List<ResolvedRoute> routesFor(Object event, @Nullable AggregateRef aggregate) {
 		for (OutboxEventRouter router : this.routers) {
-			OutboxRoute route = router.route(event);
-			if (route != null) {
-				checkTransport(event.getClass(), route.eventType(), route.transport());
-				String key = (route.key() != null) ? route.key() : defaultKey(aggregate);
-				return List.of(new ResolvedRoute(route.eventType(), route.transport(), route.destination(), key));
+			List<OutboxRoute> routes = router.routes(event);
+			if (!routes.isEmpty()) {
+				List<ResolvedRoute> resolved = new ArrayList<>(routes.size());
+				for (OutboxRoute route : routes) {
+					checkTransport(event.getClass(), route.eventType(), route.transport());
+					String key = (route.key() != null) ? route.key() : defaultKey(aggregate);
+					resolved.add(new ResolvedRoute(route.eventType(), route.transport(), route.destination(), key));
+				}
+				return resolved;
 			}
 		}
-		TypeRoute typeRoute = this.byType.computeIfAbsent(event.getClass(), this::resolve).orElse(null);
-		if (typeRoute == null) {
-			return List.of();
-		}
-		return List.of(typeRoute.resolve(event, aggregate));
+		return this.byType.computeIfAbsent(event.getClass(), this::resolve).resolve(event, aggregate);
 	}
 
-	private Optional<TypeRoute> resolve(Class<?> type) {
-		RouteDefinition configured = configuredFor(type);
-		MergedAnnotation<OutboxEvent> annotation = MergedAnnotations.from(type, SearchStrategy.TYPE_HIERARCHY)
-			.get(OutboxEvent.class);
-		if (configured == null && !annotation.isPresent()) {
-			return Optional.empty();
+	private TypeRoutes resolve(Class<?> type) {
+		List<RouteDefinition> definitions = definitions(type);
+		if (definitions.isEmpty()) {
+			return TypeRoutes.NONE;
 		}
-		String eventType = pick(configured != null ? configured.eventType() : null, annotation, "type");
-		if (eventType == null) {
-			eventType = type.getSimpleName();
-		}
-		String transport = pick(configured != null ? configured.transport() : null, annotation, "transport");
-		if (transport == null) {
-			transport = this.defaultTransport;
-		}
-		String destination = pick(configured != null ? configured.destination() : null, annotation, "destination");
-		String key = pick(configured != null ? configured.key() : null, annotation, "key");
-		try {
-			if (destination == null) {
-				throw new OutboxCaptureException(describe(type, eventType) + " is an outbox event but has no destination: "
-						+ "set @OutboxEvent(destination = \"...\") on it or the property outbox.routes[" + type.getName()
-						+ "].destination");
+		List<TypeRoute> routes = new ArrayList<>(definitions.size());
+		for (RouteDefinition definition : definitions) {
+			String eventType = StringUtils.hasText(definition.eventType()) ? definition.eventType() : type.getSimpleName();
+			try {
+				routes.add(compile(type, eventType, definition));
 			}
-			checkTransport(type, eventType, transport);
-			Expression keyExpression = (key != null) ? parseKey(type, eventType, key) : null;
-			return Optional.of(new TypeRoute(type, eventType, transport, destination, key, keyExpression, null));
+			catch (OutboxCaptureException ex) {
+				return new TypeRoutes(List.of(), ex.getMessage());
+			}
 		}
-		catch (OutboxCaptureException ex) {
-			return Optional.of(new TypeRoute(type, eventType, transport, "", null, null, ex.getMessage()));
+		return new TypeRoutes(routes, null);
+	}
+
+	/**
+	 * The class's annotations (the nearest annotated class in its hierarchy), each with the configured
+	 * route of the same transport merged over it; a configured route with no annotation of its
+	 * transport is a route of its own.
+	 */
+	private List<RouteDefinition> definitions(Class<?> type) {
+		List<MergedAnnotation<OutboxEvent>> annotations = MergedAnnotations.from(type, SearchStrategy.TYPE_HIERARCHY)
+			.stream(OutboxEvent.class)
+			.toList();
+		int nearest = annotations.stream().mapToInt(MergedAnnotation::getAggregateIndex).min().orElse(0);
+		List<RouteDefinition> definitions = new ArrayList<>();
+		for (MergedAnnotation<OutboxEvent> annotation : annotations) {
+			if (annotation.getAggregateIndex() == nearest) {
+				definitions.add(new RouteDefinition(text(annotation, "type"), transportOf(text(annotation, "transport")),
+						text(annotation, "destination"), annotation.getString("key")));
+			}
 		}
+		RouteDefinition configured = configuredFor(type);
+		if (configured != null) {
+			String transport = transportOf(configured.transport());
+			int index = indexOfTransport(definitions, transport);
+			RouteDefinition base = (index >= 0) ? definitions.get(index)
+					: new RouteDefinition(definitions.isEmpty() ? null : definitions.get(0).eventType(), transport, null,
+							null);
+			RouteDefinition merged = new RouteDefinition(pick(configured.eventType(), base.eventType()), transport,
+					pick(configured.destination(), base.destination()), pick(configured.key(), base.key()));
+			if (index >= 0) {
+				definitions.set(index, merged);
+			}
+			else {
+				definitions.add(merged);
+			}
+		}
+		return definitions;
+	}
+
+	private TypeRoute compile(Class<?> type, String eventType, RouteDefinition definition) {
+		String transport = Objects.requireNonNull(definition.transport());
+		String destination = definition.destination();
+		if (!StringUtils.hasText(destination)) {
+			throw new OutboxCaptureException(describe(type, eventType) + " is an outbox event but has no destination"
+					+ ((transport.equals(this.defaultTransport)) ? "" : " for transport '" + transport + "'")
+					+ ": set @OutboxEvent(destination = \"...\") on it or the property outbox.routes[" + type.getName()
+					+ "].destination");
+		}
+		checkTransport(type, eventType, transport);
+		Expression destinationExpression = destination.contains(template.getExpressionPrefix())
+				? parse(type, eventType, "destination", destination, true) : null;
+		String key = definition.key();
+		Expression keyExpression = StringUtils.hasText(key) ? parse(type, eventType, "key", key, false) : null;
+		return new TypeRoute(type, eventType, transport, destination, destinationExpression, key, keyExpression);
 	}
 
 	private @Nullable RouteDefinition configuredFor(Class<?> type) {
@@ -141,35 +185,44 @@ public class EventRouting {
 		return null;
 	}
 
-	private @Nullable String pick(@Nullable String configured, MergedAnnotation<OutboxEvent> annotation,
-			String attribute) {
-		if (StringUtils.hasText(configured)) {
-			return configured;
-		}
-		if (annotation.isPresent()) {
-			String value = annotation.getString(attribute);
-			if (StringUtils.hasText(value)) {
-				return attribute.equals("key") ? value : this.placeholders.resolveRequiredPlaceholders(value);
+	private @Nullable String text(MergedAnnotation<OutboxEvent> annotation, String attribute) {
+		String value = annotation.getString(attribute);
+		return StringUtils.hasText(value) ? this.placeholders.resolveRequiredPlaceholders(value) : null;
+	}
+
+	private String transportOf(@Nullable String transport) {
+		return StringUtils.hasText(transport) ? transport : this.defaultTransport;
+	}
+
+	private static int indexOfTransport(List<RouteDefinition> definitions, String transport) {
+		for (int i = 0; i < definitions.size(); i++) {
+			if (transport.equals(definitions.get(i).transport())) {
+				return i;
 			}
 		}
-		return null;
+		return -1;
+	}
+
+	private static @Nullable String pick(@Nullable String preferred, @Nullable String fallback) {
+		return StringUtils.hasText(preferred) ? preferred : fallback;
 	}
 
 	private void checkTransport(Class<?> type, String eventType, String transport) {
 		if (!this.transports.contains(transport)) {
 			throw new OutboxCaptureException(describe(type, eventType) + " routes to transport '" + transport
-					+ "', but no such transport is available (available: " + String.join(", ", this.transports)
+					+ "', but no such transport is available (available: " + String.join(", ", this.transports.stream().sorted().toList())
 					+ "): add the transport's dependency or route the event to an available one");
 		}
 	}
 
-	private Expression parseKey(Class<?> type, String eventType, String key) {
+	private static Expression parse(Class<?> type, String eventType, String attribute, String source,
+			boolean isTemplate) {
 		try {
-			return parser.parseExpression(key);
+			return isTemplate ? parser.parseExpression(source, template) : parser.parseExpression(source);
 		}
 		catch (ParseException ex) {
-			throw new OutboxCaptureException(describe(type, eventType) + " has an invalid key expression '" + key
-					+ "': " + ex.getMessage());
+			throw new OutboxCaptureException(describe(type, eventType) + " has an invalid " + attribute + " expression '"
+					+ source + "': " + ex.getMessage());
 		}
 	}
 
@@ -181,27 +234,57 @@ public class EventRouting {
 		return "Event '" + eventType + "' (" + type.getName() + ")";
 	}
 
-	private record TypeRoute(Class<?> type, String eventType, String transport, String destination,
-			@Nullable String keySource, @Nullable Expression key, @Nullable String misconfiguration) {
+	private record TypeRoutes(List<TypeRoute> routes, @Nullable String misconfiguration) {
 
-		ResolvedRoute resolve(Object event, @Nullable AggregateRef aggregate) {
+		static final TypeRoutes NONE = new TypeRoutes(List.of(), null);
+
+		List<ResolvedRoute> resolve(Object event, @Nullable AggregateRef aggregate) {
 			if (this.misconfiguration != null) {
 				throw new OutboxCaptureException(this.misconfiguration);
 			}
-			return new ResolvedRoute(this.eventType, this.transport, this.destination, key(event, aggregate));
+			if (this.routes.size() == 1) {
+				return List.of(this.routes.get(0).resolve(event, aggregate));
+			}
+			List<ResolvedRoute> resolved = new ArrayList<>(this.routes.size());
+			for (TypeRoute route : this.routes) {
+				resolved.add(route.resolve(event, aggregate));
+			}
+			return resolved;
+		}
+
+	}
+
+	private record TypeRoute(Class<?> type, String eventType, String transport, String destination,
+			@Nullable Expression destinationExpression, @Nullable String keySource, @Nullable Expression key) {
+
+		ResolvedRoute resolve(Object event, @Nullable AggregateRef aggregate) {
+			return new ResolvedRoute(this.eventType, this.transport, destination(event), key(event, aggregate));
+		}
+
+		private String destination(Object event) {
+			if (this.destinationExpression == null) {
+				return this.destination;
+			}
+			String value = evaluate(this.destinationExpression, event, "destination", this.destination);
+			if (!StringUtils.hasText(value)) {
+				throw new OutboxCaptureException(describe(this.type, this.eventType) + ": its destination '"
+						+ this.destination + "' evaluated to an empty value");
+			}
+			return value;
 		}
 
 		private @Nullable String key(Object event, @Nullable AggregateRef aggregate) {
-			if (this.key == null) {
-				return defaultKey(aggregate);
-			}
+			return (this.key != null) ? evaluate(this.key, event, "key", this.keySource) : defaultKey(aggregate);
+		}
+
+		private @Nullable String evaluate(Expression expression, Object event, String attribute, String source) {
 			try {
-				Object value = this.key.getValue(event);
+				Object value = expression.getValue(event);
 				return (value != null) ? value.toString() : null;
 			}
 			catch (EvaluationException ex) {
-				throw new OutboxCaptureException(describe(this.type, this.eventType) + ": its key expression '"
-						+ this.keySource + "' failed: " + ex.getMessage(), ex);
+				throw new OutboxCaptureException(describe(this.type, this.eventType) + ": its " + attribute
+						+ " expression '" + source + "' failed: " + ex.getMessage(), ex);
 			}
 		}
 

@@ -6,6 +6,7 @@ import java.util.Set;
 
 import dev.outboxstarter.core.OutboxCaptureException;
 import dev.outboxstarter.core.OutboxEvent;
+import dev.outboxstarter.core.OutboxEventRouter;
 import dev.outboxstarter.core.OutboxRoute;
 import org.junit.jupiter.api.Test;
 
@@ -79,9 +80,9 @@ class EventRoutingTests {
 
 	@Test
 	void routeToAnUnknownTransportIsRefused() {
-		assertThatExceptionOfType(OutboxCaptureException.class).isThrownBy(() -> routing(Map.of()).routesFor(new ToRabbit(), null))
-			.withMessageContaining("routes to transport 'rabbit'")
-			.withMessageContaining("available: kafka");
+		assertThatExceptionOfType(OutboxCaptureException.class).isThrownBy(() -> routing(Map.of()).routesFor(new ToUnknownTransport(), null))
+			.withMessageContaining("routes to transport 'sqs'")
+			.withMessageContaining("available: kafka, local, rabbit");
 	}
 
 	@Test
@@ -91,8 +92,84 @@ class EventRoutingTests {
 			.withMessageContaining("'missing'");
 	}
 
+	@Test
+	void repeatedAnnotationsRouteToEachDestination() {
+		assertThat(routing(Map.of()).routesFor(new Twice("ada"), new AggregateRef("Order", 7L))).containsExactly(
+				new ResolvedRoute("twice", "kafka", "orders", "7"),
+				new ResolvedRoute("twice", "rabbit", "partners/order.twice", "ada"));
+	}
+
+	@Test
+	void configuredRouteReplacesTheAnnotationOfItsTransportOnly() {
+		EventRouting routing = routing(Map.of(Twice.class.getName(), new RouteDefinition(null, "rabbit", "other/key", null)));
+
+		assertThat(routing.routesFor(new Twice("ada"), new AggregateRef("Order", 7L))).containsExactly(
+				new ResolvedRoute("twice", "kafka", "orders", "7"), new ResolvedRoute("twice", "rabbit", "other/key", "ada"));
+	}
+
+	@Test
+	void configuredRouteOfAnotherTransportIsAnAdditionalDestination() {
+		EventRouting routing = routing(Map.of(Placed.class.getName(), new RouteDefinition(null, "local", "audit", null)));
+
+		assertThat(routing.routesFor(new Placed("ada"), new AggregateRef("Order", 7L))).containsExactly(
+				new ResolvedRoute("Placed", "kafka", "orders-v2", "7"), new ResolvedRoute("Placed", "local", "audit", "7"));
+	}
+
+	@Test
+	void destinationExpressionsAreEvaluatedForEachEvent() {
+		EventRouting routing = routing(Map.of());
+
+		assertThat(routing.routesFor(new PerRegion("eu", 1), null))
+			.containsExactly(new ResolvedRoute("PerRegion", "rabbit", "orders/order.eu.1", null));
+		assertThat(routing.routesFor(new PerRegion("us", 2), null))
+			.containsExactly(new ResolvedRoute("PerRegion", "rabbit", "orders/order.us.2", null));
+	}
+
+	@Test
+	void destinationExpressionThatYieldsNothingIsRefused() {
+		assertThatExceptionOfType(OutboxCaptureException.class)
+			.isThrownBy(() -> routing(Map.of()).routesFor(new EmptyDestination(null), null))
+			.withMessageContaining("Event 'EmptyDestination'")
+			.withMessageContaining("evaluated to an empty value");
+	}
+
+	@Test
+	void routerBeanCanRouteToSeveralDestinations() {
+		OutboxEventRouter router = new OutboxEventRouter() {
+
+			@Override
+			public OutboxRoute route(Object event) {
+				return null;
+			}
+
+			@Override
+			public List<OutboxRoute> routes(Object event) {
+				return List.of(OutboxRoute.kafka("both", "topic", null), OutboxRoute.rabbit("both", "ex", "rk", "k"));
+			}
+
+		};
+		EventRouting routing = new EventRouting(List.of(router), Map.of(), "kafka", Set.of("kafka", "rabbit"),
+				this.environment);
+
+		assertThat(routing.routesFor(new Plain("x"), new AggregateRef("Order", 3))).containsExactly(
+				new ResolvedRoute("both", "kafka", "topic", "3"), new ResolvedRoute("both", "rabbit", "ex/rk", "k"));
+	}
+
 	private EventRouting routing(Map<String, RouteDefinition> configured) {
-		return new EventRouting(List.of(), configured, "kafka", Set.of("kafka"), this.environment);
+		return new EventRouting(List.of(), configured, "kafka", Set.of("kafka", "rabbit", "local"), this.environment);
+	}
+
+	@OutboxEvent(type = "twice", destination = "orders")
+	@OutboxEvent(type = "twice", transport = "rabbit", destination = "partners/order.twice", key = "customer")
+	record Twice(String customer) {
+	}
+
+	@OutboxEvent(transport = "rabbit", destination = "orders/order.#{region}.#{number}")
+	record PerRegion(String region, int number) {
+	}
+
+	@OutboxEvent(destination = "#{name}")
+	record EmptyDestination(String name) {
 	}
 
 	@OutboxEvent(destination = "${topics.orders}")
@@ -116,8 +193,8 @@ class EventRoutingTests {
 	record NoDestination() {
 	}
 
-	@OutboxEvent(destination = "queue", transport = "rabbit")
-	record ToRabbit() {
+	@OutboxEvent(destination = "queue", transport = "sqs")
+	record ToUnknownTransport() {
 	}
 
 	@OutboxEvent(destination = "topic", key = "missing")
