@@ -1,0 +1,37 @@
+package dev.outboxstarter.autoconfigure;
+
+import dev.outboxstarter.local.LocalHandlerMethods;
+import dev.outboxstarter.local.LocalOutboxTransport;
+import tools.jackson.databind.json.JsonMapper;
+
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.context.annotation.Bean;
+import org.springframework.transaction.PlatformTransactionManager;
+
+/**
+ * The {@code local} transport: {@code @OutboxHandler} methods of the application, each run in a
+ * transaction of its own after the business transaction committed.
+ */
+@AutoConfiguration
+@ConditionalOnClass(JsonMapper.class)
+@ConditionalOnBooleanProperty(name = "outbox.enabled", matchIfMissing = true)
+public final class OutboxLocalAutoConfiguration {
+
+	@Bean
+	@ConditionalOnMissingBean
+	LocalHandlerMethods outboxLocalHandlerMethods() {
+		return new LocalHandlerMethods();
+	}
+
+	@Bean
+	@ConditionalOnMissingBean
+	LocalOutboxTransport localOutboxTransport(LocalHandlerMethods handlers,
+			ObjectProvider<PlatformTransactionManager> transactionManager, ObjectProvider<JsonMapper> json) {
+		return new LocalOutboxTransport(handlers, transactionManager, json.getIfAvailable(JsonMapper::new));
+	}
+
+}
