@@ -1,0 +1,83 @@
+package dev.outboxstarter.autoconfigure;
+
+import dev.outboxstarter.core.publish.OutboxMessage;
+import dev.outboxstarter.local.LocalOutboxTransport;
+import dev.outboxstarter.local.OutboxHandler;
+import org.junit.jupiter.api.Test;
+
+import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Start-up checks of {@code @OutboxHandler} methods.
+ */
+class OutboxLocalAutoConfigurationTests {
+
+	private final ApplicationContextRunner runner = new ApplicationContextRunner()
+		.withConfiguration(AutoConfigurations.of(OutboxLocalAutoConfiguration.class));
+
+	@Test
+	void handlersTakingTheEventAndOptionallyTheMessageAreAccepted() {
+		this.runner.withBean(GoodHandlers.class)
+			.run((context) -> assertThat(context).hasNotFailed().hasSingleBean(LocalOutboxTransport.class));
+	}
+
+	@Test
+	void twoHandlersWithOneNameFailStartUpNamingBoth() {
+		this.runner.withBean(GoodHandlers.class)
+			.withBean(DuplicateHandler.class)
+			.run((context) -> assertThat(context).hasFailed()
+				.getFailure()
+				.hasMessageContaining("Two @OutboxHandler methods are named 'emails'")
+				.hasMessageContaining("GoodHandlers.send")
+				.hasMessageContaining("DuplicateHandler.sendAgain"));
+	}
+
+	@Test
+	void handlerWithParametersTheOutboxCannotSupplyFailsStartUp() {
+		this.runner.withBean(BadHandler.class)
+			.run((context) -> assertThat(context).hasFailed()
+				.getFailure()
+				.hasMessageContaining("must take the event and, optionally, the OutboxMessage"));
+	}
+
+	@Test
+	void backsOffWhenTheOutboxIsDisabled() {
+		this.runner.withPropertyValues("outbox.enabled=false")
+			.run((context) -> assertThat(context).doesNotHaveBean(LocalOutboxTransport.class));
+	}
+
+	record Mail(String to) {
+	}
+
+	static class GoodHandlers {
+
+		@OutboxHandler("emails")
+		void send(Mail mail) {
+		}
+
+		@OutboxHandler("audit")
+		void audit(OutboxMessage message, Mail mail) {
+		}
+
+	}
+
+	static class DuplicateHandler {
+
+		@OutboxHandler("emails")
+		void sendAgain(Mail mail) {
+		}
+
+	}
+
+	static class BadHandler {
+
+		@OutboxHandler("bad")
+		void handle(Mail mail, String extra) {
+		}
+
+	}
+
+}
