@@ -17,6 +17,12 @@ public final class OutboxHeaders {
 	/** The id of the aggregate that raised the event, when there is one. */
 	public static final String AGGREGATE_ID = "outbox-aggregate-id";
 
+	/**
+	 * The message key, for transports whose messages have no key of their own (RabbitMQ); Kafka sends
+	 * it as the record key.
+	 */
+	public static final String MESSAGE_KEY = "outbox-message-key";
+
 	/** When the event was captured, ISO-8601 in UTC. */
 	public static final String OCCURRED_AT = "outbox-occurred-at";
 

@@ -75,6 +75,8 @@ class TwoRelayInstancesIntegrationTests {
 			}
 			PublishedEvents byFirst = first.getBean(PublishedEvents.class);
 			PublishedEvents bySecond = second.getBean(PublishedEvents.class);
+			// Listeners are told once each delivery is committed, which can be after the consumer saw it.
+			await().atMost(Duration.ofSeconds(10)).until(() -> byFirst.total() + bySecond.total() >= EVENTS);
 			assertThat(byFirst.total() + bySecond.total()).isEqualTo(EVENTS);
 			assertThat(byFirst.total()).as("published by the first instance").isPositive();
 			assertThat(bySecond.total()).as("published by the second instance").isPositive();

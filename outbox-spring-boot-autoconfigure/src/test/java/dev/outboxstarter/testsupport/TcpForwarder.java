@@ -31,11 +31,33 @@ public final class TcpForwarder implements AutoCloseable {
 	 * @param port the port to listen on
 	 * @param target {@code host:port} to forward to
 	 */
-	public TcpForwarder(int port, String target) {
+	private TcpForwarder(int port, String target) {
 		this.port = port;
 		int colon = target.lastIndexOf(':');
 		this.targetHost = target.substring(0, colon);
 		this.targetPort = Integer.parseInt(target.substring(colon + 1));
+	}
+
+	/**
+	 * A forwarder, closed, on a port nothing listens on right now.
+	 * @param target {@code host:port} to forward to once opened
+	 * @return the forwarder
+	 */
+	public static TcpForwarder onFreePort(String target) {
+		try (ServerSocket socket = new ServerSocket(0)) {
+			return new TcpForwarder(socket.getLocalPort(), target);
+		}
+		catch (IOException ex) {
+			throw new UncheckedIOException(ex);
+		}
+	}
+
+	/**
+	 * The port clients connect to.
+	 * @return the port
+	 */
+	public int port() {
+		return this.port;
 	}
 
 	/**

@@ -1,16 +1,12 @@
 package dev.outboxstarter.testsupport;
 
-import java.net.ServerSocket;
-import java.io.IOException;
-import java.io.UncheckedIOException;
-
 import org.apache.kafka.clients.admin.NewTopic;
 
 import org.springframework.kafka.test.EmbeddedKafkaKraftBroker;
 
 /**
- * A real Kafka broker (KRaft, in this JVM) shared by every test of the run, plus brokers on a chosen
- * port for tests that need a broker that is down at first.
+ * A real Kafka broker (KRaft, in this JVM) shared by every test of the run, and addresses of it that
+ * are unreachable until a test opens them.
  */
 public final class TestKafka {
 
@@ -49,7 +45,7 @@ public final class TestKafka {
 	 * @return the forwarder, closed
 	 */
 	public static TcpForwarder unreachableAddress() {
-		return new TcpForwarder(freePort(), bootstrapServers());
+		return TcpForwarder.onFreePort(bootstrapServers());
 	}
 
 	private static EmbeddedKafkaKraftBroker start() {
@@ -61,13 +57,5 @@ public final class TestKafka {
 		return broker;
 	}
 
-	private static int freePort() {
-		try (ServerSocket socket = new ServerSocket(0)) {
-			return socket.getLocalPort();
-		}
-		catch (IOException ex) {
-			throw new UncheckedIOException(ex);
-		}
-	}
 
 }

@@ -1,0 +1,194 @@
+package dev.outboxstarter.amqp;
+
+import java.nio.charset.StandardCharsets;
+import java.util.Date;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+
+import dev.outboxstarter.core.OutboxHeaders;
+import dev.outboxstarter.core.publish.OutboxMessage;
+import dev.outboxstarter.core.publish.OutboxTransport;
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
+
+import org.springframework.amqp.core.Message;
+import org.springframework.amqp.core.MessageDeliveryMode;
+import org.springframework.amqp.core.MessageProperties;
+import org.springframework.amqp.core.ReturnedMessage;
+import org.springframework.amqp.rabbit.connection.ConnectionFactory;
+import org.springframework.amqp.rabbit.connection.CorrelationData;
+import org.springframework.amqp.rabbit.connection.CorrelationData.Confirm;
+import org.springframework.amqp.rabbit.core.RabbitTemplate;
+import org.springframework.beans.factory.DisposableBean;
+
+/**
+ * Publishes outbox messages to RabbitMQ, each acknowledged by a publisher confirm.
+ * <p>
+ * The destination is {@code <exchange>/<routing key>} (see {@link RabbitDestination}). Each message is
+ * persistent, its body the JSON payload (UTF-8, {@code application/json}), its message id the outbox
+ * id (so consumers can deduplicate), its type the event type and its timestamp the time the event was
+ * captured (AMQP timestamps have a precision of one second); the outbox headers, the captured headers
+ * and the message key ({@value OutboxHeaders#MESSAGE_KEY}) are AMQP headers.
+ * <p>
+ * {@link #send} publishes and returns at once; the returned future completes when the broker confirms
+ * the message, and fails when the broker negatively acknowledges it or returns it as unroutable (no
+ * queue bound for its routing key). That needs correlated publisher confirms and publisher returns on
+ * the connection factory ({@code spring.rabbitmq.publisher-confirm-type=correlated},
+ * {@code spring.rabbitmq.publisher-returns=true}): without them a message could be lost unnoticed, so
+ * the transport refuses to be created.
+ * <p>
+ * The transport has a {@link RabbitTemplate} of its own, on the application's connection factory, and
+ * does not use the application's {@code RabbitTemplate} bean: it must publish with {@code mandatory}
+ * set, so that unroutable messages come back, and that flag is template-wide; setting it on the
+ * application's template would change how the application's own messages are sent.
+ */
+public class RabbitOutboxTransport implements OutboxTransport, DisposableBean {
+
+	/** The transport name events are routed to. */
+	public static final String NAME = "rabbit";
+
+	private static final Log logger = LogFactory.getLog(RabbitOutboxTransport.class);
+
+	private final RabbitTemplate template;
+
+	/**
+	 * Creates a transport that publishes with the given template, which is the transport's own from now
+	 * on: it is switched to {@code mandatory} and gets a returns callback.
+	 * @param template a template on a connection factory with correlated publisher confirms and
+	 * publisher returns
+	 * @throws IllegalStateException when the connection factory has no correlated publisher confirms or
+	 * no publisher returns
+	 */
+	public RabbitOutboxTransport(RabbitTemplate template) {
+		checkConfirmsAndReturns(template.getConnectionFactory());
+		template.setMandatory(true);
+		// Returns complete each message's future through its CorrelationData; without a callback the
+		// template would log a warning for every returned message.
+		template.setReturnsCallback(RabbitOutboxTransport::logReturned);
+		this.template = template;
+	}
+
+	/**
+	 * Checks that a connection factory reports every message's fate to the publisher: correlated
+	 * publisher confirms (acks and nacks per message) and publisher returns (unroutable messages).
+	 * @param connectionFactory the connection factory
+	 * @throws IllegalStateException when either is off, naming the property that switches it on
+	 */
+	public static void checkConfirmsAndReturns(ConnectionFactory connectionFactory) {
+		if (!connectionFactory.isPublisherConfirms()) {
+			String current = connectionFactory.isSimplePublisherConfirms() ? "simple" : "none";
+			throw new IllegalStateException("The outbox's RabbitMQ transport needs correlated publisher confirms "
+					+ "to know that the broker took each message, but the connection factory's confirm type is '"
+					+ current + "': set spring.rabbitmq.publisher-confirm-type=correlated (or "
+					+ "outbox.rabbit.enabled=false if the outbox does not publish to RabbitMQ)");
+		}
+		if (!connectionFactory.isPublisherReturns()) {
+			throw new IllegalStateException("The outbox's RabbitMQ transport needs publisher returns to notice "
+					+ "unroutable messages, but they are off on the connection factory: set "
+					+ "spring.rabbitmq.publisher-returns=true (or outbox.rabbit.enabled=false if the outbox does "
+					+ "not publish to RabbitMQ)");
+		}
+	}
+
+	@Override
+	public String name() {
+		return NAME;
+	}
+
+	/**
+	 * Publishes a message without waiting for the broker.
+	 * @param message the message
+	 * @return completes with the broker's confirm; fails with a {@link RabbitPublishException} when the
+	 * message is negatively acknowledged or returned
+	 * @throws org.springframework.amqp.AmqpException when the message cannot be published at all, e.g.
+	 * no connection
+	 */
+	@Override
+	public CompletableFuture<?> send(OutboxMessage message) {
+		RabbitDestination destination = RabbitDestination.parse(message.destination());
+		CorrelationData correlation = new CorrelationData(message.id().toString());
+		this.template.send(destination.exchange(), destination.routingKey(), toAmqp(message), correlation);
+		return correlation.getFuture().thenApply((confirm) -> confirmed(message, destination, correlation, confirm));
+	}
+
+	private static Confirm confirmed(OutboxMessage message, RabbitDestination destination,
+			CorrelationData correlation, Confirm confirm) {
+		// Returns arrive before the confirm of the same message.
+		ReturnedMessage returned = correlation.getReturned();
+		if (returned != null) {
+			throw new RabbitPublishException("Message " + message.id() + " was returned as unroutable by "
+					+ RabbitDestination.describeExchange(returned.getExchange()) + " with routing key '"
+					+ returned.getRoutingKey() + "': " + returned.getReplyCode() + " " + returned.getReplyText()
+					+ " (no queue is bound for it)");
+		}
+		if (!confirm.ack()) {
+			throw new RabbitPublishException("Message " + message.id() + " to " + destination.describeExchange()
+					+ " with routing key '" + destination.routingKey() + "' was not acknowledged by the broker: "
+					+ describeNack(confirm.reason()));
+		}
+		return confirm;
+	}
+
+	private static String describeNack(String reason) {
+		if (reason == null) {
+			return "basic.nack (a queue refused it, e.g. x-overflow=reject-publish, or a broker error)";
+		}
+		if (reason.startsWith("Channel closed")) {
+			// Spring AMQP does not always pass on why, e.g. a missing exchange (404) closes the channel.
+			return reason + " before the confirm arrived (the connection was lost, or the broker closed the "
+					+ "channel, e.g. because the exchange does not exist: the connection factory logs why)";
+		}
+		return reason;
+	}
+
+	/**
+	 * Stops the transport's template.
+	 */
+	@Override
+	public void destroy() {
+		this.template.destroy();
+	}
+
+	/**
+	 * The template the transport publishes with.
+	 * @return the template
+	 */
+	public RabbitTemplate getTemplate() {
+		return this.template;
+	}
+
+	static Message toAmqp(OutboxMessage message) {
+		MessageProperties properties = new MessageProperties();
+		properties.setContentType(MessageProperties.CONTENT_TYPE_JSON);
+		properties.setContentEncoding(StandardCharsets.UTF_8.name());
+		properties.setDeliveryMode(MessageDeliveryMode.PERSISTENT);
+		properties.setMessageId(message.id().toString());
+		properties.setType(message.eventType());
+		properties.setTimestamp(Date.from(message.occurredAt()));
+		Map<String, Object> headers = properties.getHeaders();
+		headers.putAll(message.headers());
+		put(headers, OutboxHeaders.MESSAGE_ID, message.id().toString());
+		put(headers, OutboxHeaders.EVENT_TYPE, message.eventType());
+		put(headers, OutboxHeaders.AGGREGATE_TYPE, message.aggregateType());
+		put(headers, OutboxHeaders.AGGREGATE_ID, message.aggregateId());
+		put(headers, OutboxHeaders.OCCURRED_AT, message.occurredAt().toString());
+		put(headers, OutboxHeaders.MESSAGE_KEY, message.key());
+		return new Message(message.payload().getBytes(StandardCharsets.UTF_8), properties);
+	}
+
+	private static void put(Map<String, Object> headers, String name, String value) {
+		if (value != null) {
+			headers.put(name, value);
+		}
+	}
+
+	private static void logReturned(ReturnedMessage returned) {
+		if (logger.isDebugEnabled()) {
+			logger.debug("Outbox message " + returned.getMessage().getMessageProperties().getMessageId()
+					+ " returned by " + RabbitDestination.describeExchange(returned.getExchange())
+					+ " with routing key '" + returned.getRoutingKey() + "': " + returned.getReplyCode() + " "
+					+ returned.getReplyText());
+		}
+	}
+
+}

@@ -1,0 +1,176 @@
+package dev.outboxstarter.it;
+
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.Map;
+import java.util.Set;
+import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.stream.Collectors;
+import java.util.stream.IntStream;
+import java.util.stream.Stream;
+
+import dev.outboxstarter.core.OutboxEvent;
+import dev.outboxstarter.it.orders.OrderService;
+import dev.outboxstarter.it.orders.OrdersTestApplication;
+import dev.outboxstarter.testsupport.RabbitTestBroker;
+import dev.outboxstarter.testsupport.RabbitTestBroker.QueueRecorder;
+import dev.outboxstarter.testsupport.TcpForwarder;
+import dev.outboxstarter.testsupport.TestDatabase;
+import org.awaitility.core.ConditionFactory;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.Test;
+
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.jdbc.core.JdbcTemplate;
+import org.springframework.test.annotation.DirtiesContext;
+import org.springframework.test.context.DynamicPropertyRegistry;
+import org.springframework.test.context.DynamicPropertySource;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * The application's RabbitMQ connection is cut while events are being published (it goes through a
+ * forwarding port that is closed, then opened again): every committed event still reaches the
+ * consumer's queue, which is on a connection of its own.
+ */
+@SpringBootTest(classes = OrdersTestApplication.class,
+		properties = { "test.exchange=" + RabbitConnectionLossIntegrationTests.EXCHANGE,
+				"outbox.table-name=" + RabbitConnectionLossIntegrationTests.TABLE,
+				"outbox.rabbit.enabled=true", "spring.rabbitmq.publisher-confirm-type=correlated",
+				"spring.rabbitmq.publisher-returns=true",
+				"spring.rabbitmq.connection-timeout=2s", "outbox.publish-timeout=3s", "outbox.relay.poll-interval=100ms",
+				"outbox.fast-path.grace-period=1s", "outbox.retry.initial-delay=100ms", "outbox.retry.max-delay=500ms",
+				"outbox.retry.max-attempts=1000" })
+@DirtiesContext
+class RabbitConnectionLossIntegrationTests {
+
+	static final String EXCHANGE = "it-rabbit-connection-loss";
+
+	static final String TABLE = "outbox_it_rabbit_connection_loss";
+
+	/** Bounds the burst, should the test go wrong. */
+	private static final int MAX_ORDERS = 1000;
+
+	/** Several events per commit, so that more messages are in flight when the connection is cut. */
+	private static final int EVENTS_PER_ORDER = 5;
+
+	private static final TcpForwarder broker = TcpForwarder.onFreePort(RabbitTestBroker.address());
+
+	private static final QueueRecorder queue;
+
+	static {
+		TestDatabase.POSTGRESQL.dropTable(TABLE);
+		RabbitTestBroker.deleteExchange(EXCHANGE);
+		RabbitTestBroker.declareExchange(EXCHANGE, "topic", false);
+		queue = RabbitTestBroker.record(RabbitTestBroker.uniqueQueue("it-rabbit-connection-loss"), EXCHANGE, "burst",
+				Map.of());
+		broker.open();
+	}
+
+	@Autowired
+	private OrderService orders;
+
+	@Autowired
+	private JdbcTemplate jdbc;
+
+	@DynamicPropertySource
+	static void services(DynamicPropertyRegistry registry) {
+		RabbitTestBroker.register(registry, broker.port());
+		TestDatabase.POSTGRESQL.register(registry);
+	}
+
+	@AfterAll
+	static void cleanUp() {
+		broker.close();
+		queue.close();
+		RabbitTestBroker.deleteExchange(EXCHANGE);
+	}
+
+	@Test
+	void everyEventArrivesWhenTheConnectionIsLostDuringABurst() throws InterruptedException {
+		String prefix = "lost-" + UUID.randomUUID().toString().substring(0, 8);
+		Set<String> committed = ConcurrentHashMap.newKeySet();
+		AtomicBoolean stop = new AtomicBoolean();
+		AtomicReference<Throwable> producerFailure = new AtomicReference<>();
+		Thread producer = new Thread(() -> {
+			try {
+				for (int i = 0; i < MAX_ORDERS && !stop.get(); i++) {
+					String customer = prefix + "-" + i;
+					BurstEvent[] events = IntStream.range(0, EVENTS_PER_ORDER)
+						.mapToObj((line) -> new BurstEvent(customer, line))
+						.toArray(BurstEvent[]::new);
+					this.orders.place(customer, (Object[]) events);
+					Stream.of(events).map(BurstEvent::json).forEach(committed::add);
+				}
+			}
+			catch (Throwable ex) {
+				producerFailure.set(ex);
+			}
+		}, "rabbit-burst-producer");
+		producer.start();
+		try {
+			awaitAtMost(30).until(() -> received(prefix).size() >= 100);
+
+			broker.close();
+			// The outage is felt: publishes fail and are recorded for retry, while commits go on.
+			awaitAtMost(30).until(() -> failedAttempts(prefix) > 0);
+			int committedDuringOutage = committed.size();
+			awaitAtMost(30).until(() -> committed.size() >= committedDuringOutage + 100);
+
+			broker.open();
+			int committedAtRecovery = committed.size();
+			awaitAtMost(30).until(() -> committed.size() >= committedAtRecovery + 100);
+		}
+		finally {
+			stop.set(true);
+			producer.join(Duration.ofSeconds(30).toMillis());
+		}
+		assertThat(producerFailure.get()).isNull();
+		assertThat(committed).hasSizeLessThan(MAX_ORDERS * EVENTS_PER_ORDER);
+
+		awaitAtMost(60).pollInterval(Duration.ofMillis(100))
+			.untilAsserted(() -> assertThat(received(prefix)).containsAll(committed));
+		awaitAtMost(10).until(() -> this.jdbc.queryForObject("SELECT COUNT(*) FROM " + TABLE
+					+ " WHERE status = 'PUBLISHED' AND payload LIKE ?", Integer.class, "%" + prefix + "%") == committed
+						.size());
+	}
+
+	/**
+	 * Waits without taking over other threads' uncaught exceptions: while the connection is cut, Spring
+	 * AMQP's channel executor may throw one (a channel it returns to its cache cannot reconnect), which
+	 * is noise, not a lost message.
+	 */
+	private static ConditionFactory awaitAtMost(int seconds) {
+		return await().dontCatchUncaughtExceptions().atMost(Duration.ofSeconds(seconds));
+	}
+
+	private Set<String> received(String prefix) {
+		return queue.poll()
+			.stream()
+			.map((message) -> new String(message.getBody(), StandardCharsets.UTF_8))
+			.filter((body) -> body.contains(prefix))
+			.collect(Collectors.toSet());
+	}
+
+	private int failedAttempts(String prefix) {
+		return this.jdbc.queryForObject("SELECT COUNT(*) FROM " + TABLE + " WHERE attempts > 0 AND payload LIKE ?",
+				Integer.class, "%" + prefix + "%");
+	}
+
+
+	@OutboxEvent(transport = "rabbit", destination = "${test.exchange}/burst")
+	record BurstEvent(String customer, int line) {
+
+		/** The body a consumer receives for it. */
+		String json() {
+			return "{\"customer\":\"" + this.customer + "\",\"line\":" + this.line + "}";
+		}
+
+	}
+
+}
