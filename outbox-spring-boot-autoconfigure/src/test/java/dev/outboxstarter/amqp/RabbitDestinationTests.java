@@ -1,13 +1,12 @@
-package dev.outboxstarter.it;
+package dev.outboxstarter.amqp;
 
-import dev.outboxstarter.amqp.RabbitDestination;
 import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * How a RabbitMQ destination splits into exchange and routing key (the broker side of each form is in
- * {@link RabbitOutboxIntegrationTests}).
+ * {@code dev.outboxstarter.it.RabbitOutboxIntegrationTests}).
  */
 class RabbitDestinationTests {
 
