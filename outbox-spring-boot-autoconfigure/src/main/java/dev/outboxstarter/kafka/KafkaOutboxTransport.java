@@ -52,6 +52,15 @@ public class KafkaOutboxTransport implements OutboxTransport, DisposableBean {
 		return NAME;
 	}
 
+	/**
+	 * A key always goes to the same partition, and the producer's idempotence (on by default) keeps a
+	 * partition's records in order and fails the ones after a failed one.
+	 */
+	@Override
+	public boolean keepsKeyOrder() {
+		return true;
+	}
+
 	@Override
 	public CompletableFuture<?> send(OutboxMessage message) {
 		ProducerRecord<String, byte[]> record = new ProducerRecord<>(message.destination(), null, message.key(),

@@ -20,15 +20,16 @@ import dev.outboxstarter.core.store.FailedAttempt;
 import dev.outboxstarter.core.store.OutboxStore;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
+import org.jspecify.annotations.Nullable;
 
 import org.springframework.core.NestedExceptionUtils;
 import org.springframework.transaction.support.TransactionTemplate;
 
 /**
  * Publishes one claimed batch, the same way for the fast path and the relay: in one transaction it
- * claims the rows (locking them), sends them all without waiting per message, awaits every
- * acknowledgement within the publish timeout, marks the acknowledged rows published and records the
- * failures, then commits, which releases the locks.
+ * claims the rows (locking them), sends them without waiting per message, awaits the acknowledgements
+ * within the publish timeout, marks the acknowledged rows published and records the failures, then
+ * commits, which releases the locks.
  */
 public class BatchDelivery {
 
@@ -111,16 +112,49 @@ public class BatchDelivery {
 		return claimed.stream().filter((event) -> !heldBack.contains(event.message().id())).toList();
 	}
 
+	/**
+	 * Sends the batch in rounds: every round sends, without waiting in between, the next message of each
+	 * key (all of a key's messages at once when its transport keeps their order), then awaits the round's
+	 * acknowledgements. A key stops at its first failure; what is not sent stays pending, unchanged.
+	 */
 	private Outcome publish(List<ClaimedEvent> events) {
 		long deadline = System.nanoTime() + this.publishTimeout.toNanos();
 		Outcome outcome = new Outcome();
 		Set<OrderingKey> stoppedKeys = new HashSet<>();
-		List<ClaimedEvent> sent = new ArrayList<>(events.size());
-		List<CompletableFuture<?>> acknowledgements = new ArrayList<>(events.size());
-		for (ClaimedEvent event : events) {
+		List<ClaimedEvent> unsent = events;
+		while (!unsent.isEmpty() && System.nanoTime() < deadline) {
+			List<ClaimedEvent> round = new ArrayList<>(unsent.size());
+			List<ClaimedEvent> later = new ArrayList<>();
+			Set<OrderingKey> keysInRound = new HashSet<>();
+			for (ClaimedEvent event : unsent) {
+				OrderingKey key = event.orderingKey();
+				if (key != null && stoppedKeys.contains(key)) {
+					continue;
+				}
+				if (key != null && !keysInRound.add(key) && !keepsKeyOrder(event)) {
+					later.add(event);
+				}
+				else {
+					round.add(event);
+				}
+			}
+			sendAndAwait(round, deadline, outcome, stoppedKeys);
+			unsent = later;
+		}
+		return outcome;
+	}
+
+	private boolean keepsKeyOrder(ClaimedEvent event) {
+		OutboxTransport transport = this.transports.get(event.transport());
+		return transport != null && transport.keepsKeyOrder();
+	}
+
+	private void sendAndAwait(List<ClaimedEvent> round, long deadline, Outcome outcome, Set<OrderingKey> stoppedKeys) {
+		List<ClaimedEvent> sent = new ArrayList<>(round.size());
+		List<CompletableFuture<?>> acknowledgements = new ArrayList<>(round.size());
+		for (ClaimedEvent event : round) {
 			OrderingKey key = event.orderingKey();
 			if ((key != null && stoppedKeys.contains(key)) || System.nanoTime() > deadline) {
-				// Not attempted: stays pending, unchanged, for the next round.
 				continue;
 			}
 			OutboxTransport transport = this.transports.get(event.transport());
@@ -133,22 +167,29 @@ public class BatchDelivery {
 			}
 			catch (RuntimeException ex) {
 				outcome.failed(event, describe(ex));
-				if (key != null) {
-					stoppedKeys.add(key);
-				}
+				stop(key, stoppedKeys);
 			}
 		}
 		for (int i = 0; i < sent.size(); i++) {
-			awaitAcknowledgement(sent.get(i), acknowledgements.get(i), deadline, outcome);
+			ClaimedEvent event = sent.get(i);
+			if (!awaitAcknowledgement(event, acknowledgements.get(i), deadline, outcome)) {
+				stop(event.orderingKey(), stoppedKeys);
+			}
 		}
-		return outcome;
 	}
 
-	private void awaitAcknowledgement(ClaimedEvent event, CompletableFuture<?> acknowledgement, long deadline,
+	private static void stop(@Nullable OrderingKey key, Set<OrderingKey> stoppedKeys) {
+		if (key != null) {
+			stoppedKeys.add(key);
+		}
+	}
+
+	private boolean awaitAcknowledgement(ClaimedEvent event, CompletableFuture<?> acknowledgement, long deadline,
 			Outcome outcome) {
 		try {
 			acknowledgement.get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
 			outcome.published.add(event);
+			return true;
 		}
 		catch (TimeoutException ex) {
 			outcome.failed(event, "No acknowledgement within outbox.publish-timeout (" + this.publishTimeout + ")");
@@ -160,6 +201,7 @@ public class BatchDelivery {
 			Thread.currentThread().interrupt();
 			outcome.failed(event, "Interrupted while awaiting the acknowledgement");
 		}
+		return false;
 	}
 
 	private static String describe(Throwable ex) {

@@ -26,4 +26,15 @@ public interface OutboxTransport {
 	 */
 	CompletableFuture<?> send(OutboxMessage message);
 
+	/**
+	 * Whether messages with the same key sent one after the other without waiting are acknowledged in
+	 * that order and, when one fails, the ones after it fail too (Kafka: one partition per key and an
+	 * idempotent producer). When not, the outbox sends a key's next message only once the previous one
+	 * is acknowledged, so that a failed message is never overtaken by a later one of its key.
+	 * @return whether the transport keeps the order of a key's messages by itself
+	 */
+	default boolean keepsKeyOrder() {
+		return false;
+	}
+
 }

@@ -1,0 +1,196 @@
+package dev.outboxstarter.core.publish;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Predicate;
+
+import dev.outboxstarter.core.retry.RetryPolicy;
+import dev.outboxstarter.core.store.CapturedEvent;
+import dev.outboxstarter.core.store.OutboxStore;
+import dev.outboxstarter.core.store.OutboxTestTable;
+import dev.outboxstarter.testsupport.TestDatabase;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+import static dev.outboxstarter.core.store.OutboxTestTable.event;
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * How one batch is sent: per-key order kept whatever the transport, a key stopped at its first
+ * failure, and a bounded wait. On a real (embedded) database, with in-memory transports.
+ */
+class BatchDeliveryTests {
+
+	private static final String TABLE = "outbox_delivery_it";
+
+	private final ScheduledExecutorService broker = Executors.newSingleThreadScheduledExecutor();
+
+	private OutboxTestTable outbox;
+
+	private OutboxStore store;
+
+	@BeforeEach
+	void prepare() {
+		this.outbox = OutboxTestTable.prepare(TestDatabase.H2, TABLE);
+		this.store = this.outbox.store();
+	}
+
+	@AfterEach
+	void stopBroker() {
+		this.broker.shutdownNow();
+	}
+
+	@Test
+	void keyOfATransportThatDoesNotKeepOrderIsSentOneMessageAtATime() {
+		InMemoryTransport transport = new InMemoryTransport("queue", false, (message) -> true);
+		CapturedEvent k1 = event("queue", "q", "K");
+		CapturedEvent k2 = event("queue", "q", "K");
+		CapturedEvent k3 = event("queue", "q", "K");
+		CapturedEvent l1 = event("queue", "q", "L");
+		insert(k1, k2, k3, l1);
+
+		DeliveryResult result = delivery(transport, Duration.ofSeconds(5)).deliver(PublishPath.RELAY,
+				(store) -> store.claimDue(10));
+
+		assertThat(result.published()).isEqualTo(4);
+		assertThat(transport.sent).containsExactly(k1.id(), l1.id(), k2.id(), k3.id());
+		assertThat(transport.ackedBeforeSending.get(k2.id())).contains(k1.id());
+		assertThat(transport.ackedBeforeSending.get(k3.id())).contains(k1.id(), k2.id());
+	}
+
+	@Test
+	void transportThatKeepsKeyOrderGetsAKeysWholeRunAtOnce() {
+		InMemoryTransport transport = new InMemoryTransport("log", true, (message) -> true);
+		CapturedEvent k1 = event("log", "t", "K");
+		CapturedEvent k2 = event("log", "t", "K");
+		CapturedEvent k3 = event("log", "t", "K");
+		insert(k1, k2, k3);
+
+		delivery(transport, Duration.ofSeconds(5)).deliver(PublishPath.RELAY, (store) -> store.claimDue(10));
+
+		assertThat(transport.sent).containsExactly(k1.id(), k2.id(), k3.id());
+		assertThat(transport.maxInFlight.get()).isEqualTo(3);
+	}
+
+	@Test
+	void keyStopsAtItsFirstFailureAndTheRestStaysPendingUntouched() {
+		CapturedEvent k1 = event("queue", "q", "K");
+		CapturedEvent k2 = event("queue", "q", "K");
+		CapturedEvent l1 = event("queue", "q", "L");
+		insert(k1, k2, l1);
+		InMemoryTransport transport = new InMemoryTransport("queue", false, (message) -> !message.id().equals(k1.id()));
+
+		DeliveryResult result = delivery(transport, Duration.ofSeconds(5)).deliver(PublishPath.RELAY,
+				(store) -> store.claimDue(10));
+
+		assertThat(result).isEqualTo(new DeliveryResult(3, 1, 1));
+		assertThat(transport.sent).containsExactly(k1.id(), l1.id());
+		assertThat(this.outbox.row(k1.id()).status()).isEqualTo("PENDING");
+		assertThat(this.outbox.row(k1.id()).attempts()).isEqualTo(1);
+		assertThat(this.outbox.row(k1.id()).lastError()).contains("refused " + k1.id());
+		assertThat(this.outbox.row(k2.id()).attempts()).isZero();
+		assertThat(this.outbox.row(k2.id()).lastError()).isNull();
+		assertThat(this.outbox.row(l1.id()).status()).isEqualTo("PUBLISHED");
+	}
+
+	@Test
+	void messageNotAcknowledgedWithinThePublishTimeoutIsAFailedAttempt() {
+		CapturedEvent k1 = event("queue", "q", "K");
+		CapturedEvent k2 = event("queue", "q", "K");
+		insert(k1, k2);
+		InMemoryTransport silent = new InMemoryTransport("queue", false, null);
+
+		DeliveryResult result = delivery(silent, Duration.ofMillis(200)).deliver(PublishPath.FAST,
+				(store) -> store.claimByIds(List.of(k1.id(), k2.id())));
+
+		assertThat(result).isEqualTo(new DeliveryResult(2, 0, 1));
+		assertThat(silent.sent).containsExactly(k1.id());
+		assertThat(this.outbox.row(k1.id()).lastError()).contains("No acknowledgement within outbox.publish-timeout");
+		assertThat(this.outbox.row(k2.id()).attempts()).isZero();
+	}
+
+	private void insert(CapturedEvent... events) {
+		this.outbox.insert(this.store, Duration.ZERO, events);
+	}
+
+	private BatchDelivery delivery(InMemoryTransport transport, Duration publishTimeout) {
+		RetryPolicy retry = new RetryPolicy(Duration.ofMinutes(1), 2, Duration.ofMinutes(5), 0, 10);
+		return new BatchDelivery(this.store, Map.of(transport.name(), transport), retry, publishTimeout, true,
+				this.outbox.transactions(), List.of());
+	}
+
+	/**
+	 * Acknowledges on another thread shortly after each send, as a broker would; a {@code null}
+	 * acceptance never acknowledges.
+	 */
+	private final class InMemoryTransport implements OutboxTransport {
+
+		private final String name;
+
+		private final boolean keepsKeyOrder;
+
+		private final Predicate<OutboxMessage> accepts;
+
+		private final List<UUID> sent = new CopyOnWriteArrayList<>();
+
+		private final Set<UUID> acked = ConcurrentHashMap.newKeySet();
+
+		private final Map<UUID, Set<UUID>> ackedBeforeSending = new ConcurrentHashMap<>();
+
+		private final AtomicInteger inFlight = new AtomicInteger();
+
+		private final AtomicInteger maxInFlight = new AtomicInteger();
+
+		InMemoryTransport(String name, boolean keepsKeyOrder, Predicate<OutboxMessage> accepts) {
+			this.name = name;
+			this.keepsKeyOrder = keepsKeyOrder;
+			this.accepts = accepts;
+		}
+
+		@Override
+		public String name() {
+			return this.name;
+		}
+
+		@Override
+		public boolean keepsKeyOrder() {
+			return this.keepsKeyOrder;
+		}
+
+		@Override
+		public CompletableFuture<?> send(OutboxMessage message) {
+			this.sent.add(message.id());
+			this.ackedBeforeSending.put(message.id(), Set.copyOf(new ArrayList<>(this.acked)));
+			this.maxInFlight.accumulateAndGet(this.inFlight.incrementAndGet(), Math::max);
+			CompletableFuture<Object> acknowledgement = new CompletableFuture<>();
+			if (this.accepts == null) {
+				return acknowledgement;
+			}
+			BatchDeliveryTests.this.broker.schedule(() -> {
+				this.inFlight.decrementAndGet();
+				if (this.accepts.test(message)) {
+					this.acked.add(message.id());
+					acknowledgement.complete(message.id());
+				}
+				else {
+					acknowledgement.completeExceptionally(new IllegalStateException("refused " + message.id()));
+				}
+			}, 20, TimeUnit.MILLISECONDS);
+			return acknowledgement;
+		}
+
+	}
+
+}
