@@ -11,6 +11,7 @@ import javax.sql.DataSource;
 
 import dev.outboxstarter.autoconfigure.OutboxProperties.Ordering;
 import dev.outboxstarter.autoconfigure.OutboxProperties.Schema.Mode;
+import dev.outboxstarter.core.DeadEvents;
 import dev.outboxstarter.core.Outbox;
 import dev.outboxstarter.core.OutboxEventRouter;
 import dev.outboxstarter.core.capture.CaptureFlushHook;
@@ -25,6 +26,7 @@ import dev.outboxstarter.core.publish.OutboxDeliveryListener;
 import dev.outboxstarter.core.publish.OutboxTransport;
 import dev.outboxstarter.core.relay.OutboxRelay;
 import dev.outboxstarter.core.retry.RetryPolicy;
+import dev.outboxstarter.core.retry.StoredDeadEvents;
 import dev.outboxstarter.core.schema.ExistingOutboxTableCheck;
 import dev.outboxstarter.core.schema.FlywayOutboxSchemaInitializer;
 import dev.outboxstarter.core.schema.OutboxSchemaInitializer;
@@ -68,7 +70,7 @@ public final class OutboxAutoConfiguration {
 	OutboxStore outboxStore(DataSource dataSource, OutboxProperties properties, ObjectProvider<JsonMapper> jsonMapper) {
 		DatabaseVendor vendor = DatabaseVendor.of(dataSource);
 		OutboxStatements statements = OutboxStatements.load(vendor, properties.getTableName(),
-				properties.getOrdering() == Ordering.PER_KEY);
+				properties.getOrdering() == Ordering.PER_KEY, properties.isDeadEventBlocksKey());
 		return new OutboxStore(dataSource, vendor, statements, jsonMapper.getIfAvailable(JsonMapper::new));
 	}
 
@@ -167,6 +169,12 @@ public final class OutboxAutoConfiguration {
 	@ConditionalOnMissingBean
 	Outbox outbox(OutboxCapture capture) {
 		return new TransactionalOutbox(capture);
+	}
+
+	@Bean
+	@ConditionalOnMissingBean
+	DeadEvents outboxDeadEvents(OutboxStore store) {
+		return new StoredDeadEvents(store);
 	}
 
 }

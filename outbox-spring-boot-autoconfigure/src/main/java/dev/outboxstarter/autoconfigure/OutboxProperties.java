@@ -46,6 +46,12 @@ public class OutboxProperties {
 	private final Ordering ordering;
 
 	/**
+	 * Whether a DEAD event keeps holding back the later events of its key (with 'per-key' ordering)
+	 * until it is retried. Off: a DEAD event is set aside and its key moves on.
+	 */
+	private final boolean deadEventBlocksKey;
+
+	/**
 	 * Longest time to send one batch and await all its acknowledgements. Messages not acknowledged by
 	 * then count as a failed attempt and are retried.
 	 */
@@ -72,7 +78,8 @@ public class OutboxProperties {
 
 	public OutboxProperties(@DefaultValue("true") boolean enabled, @DefaultValue("outbox_event") String tableName,
 			@DefaultValue("1MB") DataSize maxPayloadSize, @DefaultValue("kafka") String defaultTransport,
-			@DefaultValue("per-key") Ordering ordering, @DefaultValue("10s") Duration publishTimeout,
+			@DefaultValue("per-key") Ordering ordering, @DefaultValue("false") boolean deadEventBlocksKey,
+			@DefaultValue("10s") Duration publishTimeout,
 			@DefaultValue("10s") Duration shutdownTimeout, @DefaultValue FastPath fastPath, @DefaultValue Relay relay,
 			@DefaultValue Retry retry, @DefaultValue Schema schema, @Nullable Map<String, Route> routes) {
 		checkTableName(tableName);
@@ -85,6 +92,7 @@ public class OutboxProperties {
 		this.maxPayloadSize = maxPayloadSize;
 		this.defaultTransport = defaultTransport;
 		this.ordering = ordering;
+		this.deadEventBlocksKey = deadEventBlocksKey;
 		this.publishTimeout = publishTimeout;
 		this.shutdownTimeout = shutdownTimeout;
 		this.fastPath = fastPath;
@@ -125,6 +133,10 @@ public class OutboxProperties {
 
 	public Ordering getOrdering() {
 		return this.ordering;
+	}
+
+	public boolean isDeadEventBlocksKey() {
+		return this.deadEventBlocksKey;
 	}
 
 	public Duration getPublishTimeout() {

@@ -3,6 +3,7 @@ package dev.outboxstarter.core.store;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
+import java.util.Map;
 import java.util.Properties;
 import java.util.regex.Pattern;
 
@@ -19,9 +20,13 @@ import org.springframework.util.Assert;
  * @param markPublished marks rows published
  * @param markFailed records one failed attempt
  * @param tableExists counts tables with the outbox table's name
+ * @param retryDead puts one DEAD row back to pending
+ * @param retryAllDead puts every DEAD row back to pending
+ * @param retryAllDeadOfType puts the DEAD rows of one event type back to pending
  */
 public record OutboxStatements(String insert, String claimDue, String claimByIds, String heldBack,
-		String markPublished, String markFailed, String tableExists) {
+		String markPublished, String markFailed, String tableExists, String retryDead, String retryAllDead,
+		String retryAllDeadOfType) {
 
 	private static final Pattern PLAIN_IDENTIFIER = Pattern.compile("[A-Za-z_][A-Za-z0-9_]{0,47}");
 
@@ -30,17 +35,23 @@ public record OutboxStatements(String insert, String claimDue, String claimByIds
 	 * @param vendor the database vendor
 	 * @param table the outbox table name, a plain SQL identifier
 	 * @param perKeyOrdering whether claims check for earlier pending rows of the same key
+	 * @param deadEventBlocksKey whether an earlier DEAD row of the same key holds a row back too (only
+	 * with per-key ordering)
 	 * @return the statements
 	 */
-	public static OutboxStatements load(DatabaseVendor vendor, String table, boolean perKeyOrdering) {
+	public static OutboxStatements load(DatabaseVendor vendor, String table, boolean perKeyOrdering,
+			boolean deadEventBlocksKey) {
 		checkTableName(table);
 		Properties sql = read("db/outbox/statements/" + vendor.folder() + ".properties");
-		String headOfLine = perKeyOrdering ? sql.getProperty("head-of-line") : "";
-		return new OutboxStatements(
-				expand(sql, "insert", table, headOfLine), expand(sql, "claim-due", table, headOfLine),
-				expand(sql, "claim-by-ids", table, headOfLine), expand(sql, "held-back", table, headOfLine),
-				expand(sql, "mark-published", table, headOfLine), expand(sql, "mark-failed", table, headOfLine),
-				expand(sql, "table-exists", table, headOfLine));
+		boolean deadBlocks = perKeyOrdering && deadEventBlocksKey;
+		Map<String, String> clauses = Map.of("{head-of-line}", perKeyOrdering ? sql.getProperty("head-of-line") : "",
+				"{dead-head-of-line}", deadBlocks ? sql.getProperty("dead-head-of-line") : "", "{dead-held-back}",
+				deadBlocks ? sql.getProperty("dead-held-back") : "");
+		return new OutboxStatements(expand(sql, "insert", table, clauses), expand(sql, "claim-due", table, clauses),
+				expand(sql, "claim-by-ids", table, clauses), expand(sql, "held-back", table, clauses),
+				expand(sql, "mark-published", table, clauses), expand(sql, "mark-failed", table, clauses),
+				expand(sql, "table-exists", table, clauses), expand(sql, "retry-dead", table, clauses),
+				expand(sql, "retry-all-dead", table, clauses), expand(sql, "retry-all-dead-of-type", table, clauses));
 	}
 
 	/**
@@ -54,12 +65,14 @@ public record OutboxStatements(String insert, String claimDue, String claimByIds
 				+ "at most 48 characters");
 	}
 
-	private static String expand(Properties sql, String name, String table, String headOfLine) {
+	private static String expand(Properties sql, String name, String table, Map<String, String> clauses) {
 		String statement = sql.getProperty(name);
 		Assert.state(statement != null, () -> "No statement '" + name + "' for the outbox");
-		return statement.replace("{columns}", sql.getProperty("columns"))
-			.replace("{head-of-line}", headOfLine)
-			.replace("{table}", table);
+		statement = statement.replace("{columns}", sql.getProperty("columns"));
+		for (Map.Entry<String, String> clause : clauses.entrySet()) {
+			statement = statement.replace(clause.getKey(), clause.getValue());
+		}
+		return statement.replace("{table}", table);
 	}
 
 	private static Properties read(String location) {

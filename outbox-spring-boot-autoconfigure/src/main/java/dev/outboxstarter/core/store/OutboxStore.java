@@ -148,6 +148,26 @@ public class OutboxStore {
 	}
 
 	/**
+	 * Puts a DEAD row back to pending, due at once, with a fresh set of attempts.
+	 * @param id the row id
+	 * @return whether a DEAD row with that id was found
+	 */
+	public boolean retryDead(UUID id) {
+		return this.jdbc.update(this.sql.retryDead(), new MapSqlParameterSource("id", this.vendor.idParameter(id))) > 0;
+	}
+
+	/**
+	 * Puts DEAD rows back to pending, due at once, with a fresh set of attempts.
+	 * @param eventType only rows of this event type, or {@code null} for all
+	 * @return how many rows were put back
+	 */
+	public int retryAllDead(@Nullable String eventType) {
+		return (eventType != null)
+				? this.jdbc.update(this.sql.retryAllDeadOfType(), new MapSqlParameterSource("eventType", eventType))
+				: this.jdbc.update(this.sql.retryAllDead(), new MapSqlParameterSource());
+	}
+
+	/**
 	 * Whether the outbox table exists in the current schema.
 	 * @param table the table name
 	 * @return whether it exists

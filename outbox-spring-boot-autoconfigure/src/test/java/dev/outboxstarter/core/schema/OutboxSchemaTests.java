@@ -147,7 +147,7 @@ class OutboxSchemaTests {
 		Schema(TestDatabase database, String table) {
 			this.dataSource = OutboxTestTable.dataSource(database);
 			this.vendor = DatabaseVendor.of(this.dataSource);
-			this.store = new OutboxStore(this.dataSource, this.vendor, OutboxStatements.load(this.vendor, table, true),
+			this.store = new OutboxStore(this.dataSource, this.vendor, OutboxStatements.load(this.vendor, table, true, false),
 					new JsonMapper());
 			this.jdbc = new JdbcTemplate(this.dataSource);
 			this.table = table;

@@ -278,6 +278,55 @@ class OutboxStoreTests {
 
 	@ParameterizedTest
 	@EnumSource(TestDatabase.class)
+	void deadRowHoldsBackItsKeyWhenConfiguredUntilItIsRetried(TestDatabase database) {
+		OutboxTestTable outbox = OutboxTestTable.prepare(database, TABLE);
+		OutboxStore store = outbox.store();
+		OutboxStore blocking = outbox.deadBlockingStore();
+		CapturedEvent first = event("K1");
+		CapturedEvent second = event("K1");
+		CapturedEvent other = event("K2");
+		outbox.insert(store, Duration.ZERO, first, second, other);
+		outbox.transactions()
+			.executeWithoutResult((status) -> store
+				.markFailed(List.of(new FailedAttempt(first.id(), true, Duration.ZERO, "poison message"))));
+
+		outbox.transactions().executeWithoutResult((status) -> {
+			assertThat(ids(blocking.claimDue(10))).containsExactly(other.id());
+			List<UUID> byId = ids(blocking.claimByIds(List.of(second.id())));
+			assertThat(byId).containsExactly(second.id());
+			assertThat(blocking.heldBack(byId)).containsExactly(second.id());
+		});
+		assertThat(outbox.claimDueIds(store, 10)).as("by default a DEAD row stops blocking")
+			.containsExactly(second.id(), other.id());
+
+		assertThat(store.retryDead(first.id())).isTrue();
+		assertThat(store.retryDead(first.id())).as("no longer DEAD").isFalse();
+		Row retried = outbox.row(first.id());
+		assertThat(retried.status()).isEqualTo("PENDING");
+		assertThat(retried.attempts()).isZero();
+		assertThat(outbox.claimDueIds(blocking, 10)).containsExactly(first.id(), second.id(), other.id());
+	}
+
+	@ParameterizedTest
+	@EnumSource(TestDatabase.class)
+	void retryAllDeadPutsBackTheDeadRowsOfATypeOrAll(TestDatabase database) {
+		OutboxTestTable outbox = OutboxTestTable.prepare(database, TABLE);
+		OutboxStore store = outbox.store();
+		CapturedEvent first = event("K1");
+		CapturedEvent second = event("K2");
+		outbox.insert(store, Duration.ZERO, first, second);
+		outbox.transactions()
+			.executeWithoutResult((status) -> store.markFailed(List.of(new FailedAttempt(first.id(), true, Duration.ZERO, "x"),
+					new FailedAttempt(second.id(), true, Duration.ZERO, "y"))));
+
+		assertThat(store.retryAllDead("SomethingElse")).isZero();
+		assertThat(store.retryAllDead("OrderPlaced")).isEqualTo(2);
+		assertThat(store.retryAllDead(null)).isZero();
+		assertThat(outbox.row(first.id()).status()).isEqualTo("PENDING");
+	}
+
+	@ParameterizedTest
+	@EnumSource(TestDatabase.class)
 	void claimedRowsCarryTheHeadersPayloadAndCreationTimeAsWritten(TestDatabase database) {
 		OutboxTestTable outbox = OutboxTestTable.prepare(database, TABLE);
 		OutboxStore store = outbox.store();

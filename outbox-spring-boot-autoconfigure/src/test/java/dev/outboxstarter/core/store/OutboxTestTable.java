@@ -155,7 +155,17 @@ public final class OutboxTestTable {
 	 * @return the store
 	 */
 	public OutboxStore store(DataSource dataSource, boolean perKeyOrdering) {
-		return new OutboxStore(dataSource, this.vendor, OutboxStatements.load(this.vendor, this.table, perKeyOrdering),
+		return new OutboxStore(dataSource, this.vendor, OutboxStatements.load(this.vendor, this.table, perKeyOrdering, false),
+				new JsonMapper());
+	}
+
+	/**
+	 * A store on this table with per-key ordering where a DEAD row keeps holding back its key
+	 * ({@code outbox.dead-event-blocks-key=true}).
+	 * @return the store
+	 */
+	public OutboxStore deadBlockingStore() {
+		return new OutboxStore(this.dataSource, this.vendor, OutboxStatements.load(this.vendor, this.table, true, true),
 				new JsonMapper());
 	}
 
