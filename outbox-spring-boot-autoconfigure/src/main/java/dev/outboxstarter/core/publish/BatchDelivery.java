@@ -127,7 +127,7 @@ public class BatchDelivery {
 			List<ClaimedEvent> later = new ArrayList<>();
 			Set<OrderingKey> keysInRound = new HashSet<>();
 			for (ClaimedEvent event : unsent) {
-				OrderingKey key = event.orderingKey();
+				OrderingKey key = orderingKey(event);
 				if (key != null && stoppedKeys.contains(key)) {
 					continue;
 				}
@@ -144,6 +144,14 @@ public class BatchDelivery {
 		return outcome;
 	}
 
+	/**
+	 * The key whose order must be kept, or {@code null} when there is none (no message key, or
+	 * {@code outbox.ordering=none}).
+	 */
+	private @Nullable OrderingKey orderingKey(ClaimedEvent event) {
+		return this.perKeyOrdering ? event.orderingKey() : null;
+	}
+
 	private boolean keepsKeyOrder(ClaimedEvent event) {
 		OutboxTransport transport = this.transports.get(event.transport());
 		return transport != null && transport.keepsKeyOrder();
@@ -153,7 +161,7 @@ public class BatchDelivery {
 		List<ClaimedEvent> sent = new ArrayList<>(round.size());
 		List<CompletableFuture<?>> acknowledgements = new ArrayList<>(round.size());
 		for (ClaimedEvent event : round) {
-			OrderingKey key = event.orderingKey();
+			OrderingKey key = orderingKey(event);
 			if ((key != null && stoppedKeys.contains(key)) || System.nanoTime() > deadline) {
 				continue;
 			}
@@ -173,7 +181,7 @@ public class BatchDelivery {
 		for (int i = 0; i < sent.size(); i++) {
 			ClaimedEvent event = sent.get(i);
 			if (!awaitAcknowledgement(event, acknowledgements.get(i), deadline, outcome)) {
-				stop(event.orderingKey(), stoppedKeys);
+				stop(orderingKey(event), stoppedKeys);
 			}
 		}
 	}

@@ -121,6 +121,23 @@ class BatchDeliveryTests {
 		assertThat(this.outbox.row(k2.id()).attempts()).isZero();
 	}
 
+	@Test
+	void withoutOrderingEveryMessageIsSentAtOnceAndAFailureStopsNothing() {
+		CapturedEvent k1 = event("queue", "q", "K");
+		CapturedEvent k2 = event("queue", "q", "K");
+		insert(k1, k2);
+		InMemoryTransport transport = new InMemoryTransport("queue", false, (message) -> !message.id().equals(k1.id()));
+		RetryPolicy retry = new RetryPolicy(Duration.ofMinutes(1), 2, Duration.ofMinutes(5), 0, 10);
+		BatchDelivery unordered = new BatchDelivery(this.store, Map.of("queue", transport), retry, Duration.ofSeconds(5),
+				false, this.outbox.transactions(), List.of());
+
+		DeliveryResult result = unordered.deliver(PublishPath.RELAY, (store) -> store.claimDue(10));
+
+		assertThat(result).isEqualTo(new DeliveryResult(2, 1, 1));
+		assertThat(transport.maxInFlight.get()).isEqualTo(2);
+		assertThat(this.outbox.row(k2.id()).status()).isEqualTo("PUBLISHED");
+	}
+
 	private void insert(CapturedEvent... events) {
 		this.outbox.insert(this.store, Duration.ZERO, events);
 	}
