@@ -67,11 +67,14 @@ class FastPathOverflowIntegrationTests {
 			}
 		});
 
-		assertThat(this.fastPath.overflowCount() - overflowBefore).isGreaterThanOrEqualTo(45);
+		// The worker may take a few ids while the 50 are offered; the rest overflow.
+		long overflowed = this.fastPath.overflowCount() - overflowBefore;
+		assertThat(overflowed).isGreaterThanOrEqualTo(30);
 		await().atMost(Duration.ofSeconds(15))
 			.until(() -> this.steps.handled.stream().filter((label) -> label.startsWith(key)).count() == 50);
 		await().atMost(Duration.ofSeconds(5)).until(() -> this.published.total() == 50);
-		assertThat(this.published.byRelay()).hasSizeGreaterThanOrEqualTo(45);
+		// Only the relay can have published what did not fit in the queue.
+		assertThat(this.published.byRelay()).hasSizeGreaterThanOrEqualTo((int) overflowed);
 	}
 
 }
