@@ -68,7 +68,7 @@ class DeadEventBlocksKeyIntegrationTests {
 			this.outbox.publish(new Step(poisoned, 1, true));
 			this.outbox.publish(new Step(poisoned, 2, false));
 		});
-		await().atMost(Duration.ofSeconds(10)).until(() -> statusOf(poisoned, 1).equals("DEAD"));
+		await().atMost(Duration.ofSeconds(10)).until(() -> rows().statusOf(poisoned, 1).equals("DEAD"));
 
 		// Later events of the key, and new ones, stay behind it; other keys flow.
 		this.transactions.executeWithoutResult((status) -> {
@@ -77,9 +77,8 @@ class DeadEventBlocksKeyIntegrationTests {
 		});
 		await().atMost(Duration.ofSeconds(5)).until(() -> this.steps.handledOf(healthy).equals(List.of(healthy + "#1")));
 		await().during(Duration.ofMillis(800)).atMost(Duration.ofSeconds(2)).until(() -> this.steps.handledOf(poisoned).isEmpty());
-		assertThat(statusOf(poisoned, 2)).isEqualTo("PENDING");
-		assertThat(this.jdbc.queryForObject("SELECT attempts FROM " + TABLE + " WHERE id = ?", Integer.class,
-				idOf(poisoned, 2))).as("never tried").isZero();
+		assertThat(rows().statusOf(poisoned, 2)).isEqualTo("PENDING");
+		assertThat(rows().attemptsOf(poisoned, 2)).as("never tried").isZero();
 
 		this.steps.healed.add(poisoned);
 		assertThat(this.deadEvents.retryAll("Step")).isEqualTo(1);
@@ -89,13 +88,8 @@ class DeadEventBlocksKeyIntegrationTests {
 				.equals(List.of(poisoned + "#1", poisoned + "#2", poisoned + "#3")));
 	}
 
-	private UUID idOf(String key, int number) {
-		return this.jdbc.queryForObject("SELECT id FROM " + TABLE + " WHERE payload LIKE ?", UUID.class,
-				"%" + key + "\",\"number\":" + number + ",%");
-	}
-
-	private String statusOf(String key, int number) {
-		return this.jdbc.queryForObject("SELECT status FROM " + TABLE + " WHERE id = ?", String.class, idOf(key, number));
+	private StepRows rows() {
+		return new StepRows(this.jdbc, TABLE);
 	}
 
 }

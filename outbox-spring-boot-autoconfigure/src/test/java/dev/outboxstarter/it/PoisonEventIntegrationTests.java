@@ -73,30 +73,24 @@ class PoisonEventIntegrationTests {
 		// The other key is not delayed, while the poisoned one waits behind its first step.
 		await().atMost(Duration.ofSeconds(5)).until(() -> this.steps.handledOf(healthy).equals(List.of(healthy + "#1")));
 		assertThat(this.steps.handledOf(poisoned)).isEmpty();
-		assertThat(statusOf(poisoned, 1)).isEqualTo("PENDING");
+		assertThat(rows().statusOf(poisoned, 1)).isEqualTo("PENDING");
 
 		// Once the poison is DEAD, its key moves on, in order.
 		await().atMost(Duration.ofSeconds(10))
 			.until(() -> this.steps.handledOf(poisoned).equals(List.of(poisoned + "#2", poisoned + "#3")));
-		assertThat(statusOf(poisoned, 1)).isEqualTo("DEAD");
-		assertThat(this.jdbc.queryForObject("SELECT attempts FROM " + TABLE + " WHERE payload LIKE ?", Integer.class,
-				"%" + poisoned + "\",\"number\":1,%")).isEqualTo(3);
+		assertThat(rows().statusOf(poisoned, 1)).isEqualTo("DEAD");
+		assertThat(rows().attemptsOf(poisoned, 1)).isEqualTo(3);
 
 		this.steps.healed.add(poisoned);
-		assertThat(this.deadEvents.retry(idOf(poisoned, 1))).isTrue();
-		assertThat(this.deadEvents.retry(idOf(poisoned, 1))).as("no longer DEAD").isFalse();
+		assertThat(this.deadEvents.retry(rows().idOf(poisoned, 1))).isTrue();
+		assertThat(this.deadEvents.retry(rows().idOf(poisoned, 1))).as("no longer DEAD").isFalse();
 
-		await().atMost(Duration.ofSeconds(10)).until(() -> statusOf(poisoned, 1).equals("PUBLISHED"));
+		await().atMost(Duration.ofSeconds(10)).until(() -> rows().statusOf(poisoned, 1).equals("PUBLISHED"));
 		assertThat(this.steps.handledOf(poisoned)).containsExactly(poisoned + "#2", poisoned + "#3", poisoned + "#1");
 	}
 
-	private UUID idOf(String key, int number) {
-		return this.jdbc.queryForObject("SELECT id FROM " + TABLE + " WHERE payload LIKE ?", UUID.class,
-				"%" + key + "\",\"number\":" + number + ",%");
-	}
-
-	private String statusOf(String key, int number) {
-		return this.jdbc.queryForObject("SELECT status FROM " + TABLE + " WHERE id = ?", String.class, idOf(key, number));
+	private StepRows rows() {
+		return new StepRows(this.jdbc, TABLE);
 	}
 
 }
