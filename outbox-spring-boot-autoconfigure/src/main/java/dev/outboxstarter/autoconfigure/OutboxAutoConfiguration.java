@@ -15,6 +15,7 @@ import dev.outboxstarter.core.DeadEvents;
 import dev.outboxstarter.core.Outbox;
 import dev.outboxstarter.core.OutboxEventRouter;
 import dev.outboxstarter.core.capture.CaptureFlushHook;
+import dev.outboxstarter.core.cleanup.OutboxCleanup;
 import dev.outboxstarter.core.capture.EventRouting;
 import dev.outboxstarter.core.capture.OutboxCapture;
 import dev.outboxstarter.core.capture.OutboxEventCaptureListener;
@@ -120,12 +121,28 @@ public final class OutboxAutoConfiguration {
 		OutboxProperties.Retry retry = properties.getRetry();
 		RetryPolicy retryPolicy = new RetryPolicy(retry.getInitialDelay(), retry.getMultiplier(), retry.getMaxDelay(),
 				retry.getJitter(), retry.getMaxAttempts());
-		// The outbox's own transactions, on the same data source: claims, publishing and marks of one
-		// batch, at read committed so that each statement sees what other instances have committed.
+		return new BatchDelivery(store, byName, retryPolicy, properties.getPublishTimeout(),
+				properties.getOrdering() == Ordering.PER_KEY, outboxTransactions(dataSource),
+				listeners.orderedStream().toList());
+	}
+
+	@Bean
+	@ConditionalOnMissingBean
+	@ConditionalOnBooleanProperty(name = "outbox.cleanup.enabled", matchIfMissing = true)
+	OutboxCleanup outboxCleanup(OutboxStore store, DataSource dataSource, OutboxProperties properties) {
+		OutboxProperties.Cleanup cleanup = properties.getCleanup();
+		return new OutboxCleanup(store, outboxTransactions(dataSource), cleanup.getPublishedRetention(),
+				cleanup.getDeadRetention(), cleanup.getBatchSize(), cleanup.getInterval());
+	}
+
+	/**
+	 * The outbox's own transactions, on the application's data source, whatever the application's
+	 * transaction manager: at read committed, so that each statement sees what other instances committed.
+	 */
+	private static TransactionTemplate outboxTransactions(DataSource dataSource) {
 		TransactionTemplate transactions = new TransactionTemplate(new DataSourceTransactionManager(dataSource));
 		transactions.setIsolationLevel(TransactionDefinition.ISOLATION_READ_COMMITTED);
-		return new BatchDelivery(store, byName, retryPolicy, properties.getPublishTimeout(),
-				properties.getOrdering() == Ordering.PER_KEY, transactions, listeners.orderedStream().toList());
+		return transactions;
 	}
 
 	@Bean

@@ -70,6 +70,8 @@ public class OutboxProperties {
 
 	private final Schema schema;
 
+	private final Cleanup cleanup;
+
 	/**
 	 * Routes by fully qualified event class name, for event types that cannot be annotated with
 	 * '@OutboxEvent' or to override the annotation.
@@ -81,7 +83,8 @@ public class OutboxProperties {
 			@DefaultValue("per-key") Ordering ordering, @DefaultValue("false") boolean deadEventBlocksKey,
 			@DefaultValue("10s") Duration publishTimeout,
 			@DefaultValue("10s") Duration shutdownTimeout, @DefaultValue FastPath fastPath, @DefaultValue Relay relay,
-			@DefaultValue Retry retry, @DefaultValue Schema schema, @Nullable Map<String, Route> routes) {
+			@DefaultValue Retry retry, @DefaultValue Schema schema, @DefaultValue Cleanup cleanup,
+			@Nullable Map<String, Route> routes) {
 		checkTableName(tableName);
 		Assert.isTrue(maxPayloadSize.toBytes() > 0, "outbox.max-payload-size must be positive");
 		Assert.hasText(defaultTransport, "outbox.default-transport must not be empty");
@@ -99,6 +102,7 @@ public class OutboxProperties {
 		this.relay = relay;
 		this.retry = retry;
 		this.schema = schema;
+		this.cleanup = cleanup;
 		this.routes = (routes != null) ? Map.copyOf(routes) : Map.of();
 	}
 
@@ -161,6 +165,10 @@ public class OutboxProperties {
 
 	public Schema getSchema() {
 		return this.schema;
+	}
+
+	public Cleanup getCleanup() {
+		return this.cleanup;
 	}
 
 	public Map<String, Route> getRoutes() {
@@ -340,6 +348,73 @@ public class OutboxProperties {
 
 		public int getMaxAttempts() {
 			return this.maxAttempts;
+		}
+
+	}
+
+	/**
+	 * Deletion of rows that are no longer needed.
+	 */
+	public static class Cleanup {
+
+		/**
+		 * Whether this instance deletes expired rows. Safe on every instance.
+		 */
+		private final boolean enabled;
+
+		/**
+		 * How long published rows are kept, e.g. for inspection; zero deletes them at the next cleanup.
+		 */
+		private final Duration publishedRetention;
+
+		/**
+		 * How long DEAD rows are kept after they were written. Unset: kept until retried or deleted by hand.
+		 */
+		private final @Nullable Duration deadRetention;
+
+		/**
+		 * Pause between cleanups.
+		 */
+		private final Duration interval;
+
+		/**
+		 * Most rows deleted in one transaction.
+		 */
+		private final int batchSize;
+
+		public Cleanup(@DefaultValue("true") boolean enabled, @DefaultValue("7d") Duration publishedRetention,
+				@Nullable Duration deadRetention, @DefaultValue("1m") Duration interval,
+				@DefaultValue("1000") int batchSize) {
+			Assert.isTrue(!publishedRetention.isNegative(), "outbox.cleanup.published-retention must not be negative");
+			Assert.isTrue(deadRetention == null || !deadRetention.isNegative(),
+					"outbox.cleanup.dead-retention must not be negative");
+			checkPositive(interval, "outbox.cleanup.interval");
+			Assert.isTrue(batchSize > 0 && batchSize <= 10000, "outbox.cleanup.batch-size must be between 1 and 10000");
+			this.enabled = enabled;
+			this.publishedRetention = publishedRetention;
+			this.deadRetention = deadRetention;
+			this.interval = interval;
+			this.batchSize = batchSize;
+		}
+
+		public boolean isEnabled() {
+			return this.enabled;
+		}
+
+		public Duration getPublishedRetention() {
+			return this.publishedRetention;
+		}
+
+		public @Nullable Duration getDeadRetention() {
+			return this.deadRetention;
+		}
+
+		public Duration getInterval() {
+			return this.interval;
+		}
+
+		public int getBatchSize() {
+			return this.batchSize;
 		}
 
 	}

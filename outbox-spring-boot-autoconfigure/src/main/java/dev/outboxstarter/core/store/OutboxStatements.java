@@ -23,10 +23,12 @@ import org.springframework.util.Assert;
  * @param retryDead puts one DEAD row back to pending
  * @param retryAllDead puts every DEAD row back to pending
  * @param retryAllDeadOfType puts the DEAD rows of one event type back to pending
+ * @param deletePublished deletes a batch of rows published longer ago than the retention
+ * @param deleteDead deletes a batch of DEAD rows created longer ago than the retention
  */
 public record OutboxStatements(String insert, String claimDue, String claimByIds, String heldBack,
 		String markPublished, String markFailed, String tableExists, String retryDead, String retryAllDead,
-		String retryAllDeadOfType) {
+		String retryAllDeadOfType, String deletePublished, String deleteDead) {
 
 	private static final Pattern PLAIN_IDENTIFIER = Pattern.compile("[A-Za-z_][A-Za-z0-9_]{0,47}");
 
@@ -51,7 +53,8 @@ public record OutboxStatements(String insert, String claimDue, String claimByIds
 				expand(sql, "claim-by-ids", table, clauses), expand(sql, "held-back", table, clauses),
 				expand(sql, "mark-published", table, clauses), expand(sql, "mark-failed", table, clauses),
 				expand(sql, "table-exists", table, clauses), expand(sql, "retry-dead", table, clauses),
-				expand(sql, "retry-all-dead", table, clauses), expand(sql, "retry-all-dead-of-type", table, clauses));
+				expand(sql, "retry-all-dead", table, clauses), expand(sql, "retry-all-dead-of-type", table, clauses),
+				expand(sql, "delete-published", table, clauses), expand(sql, "delete-dead", table, clauses));
 	}
 
 	/**

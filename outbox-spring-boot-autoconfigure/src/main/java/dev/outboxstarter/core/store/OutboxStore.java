@@ -168,6 +168,30 @@ public class OutboxStore {
 	}
 
 	/**
+	 * Deletes up to {@code limit} rows published longer ago than {@code retention}, oldest first.
+	 * @param retention how long published rows are kept
+	 * @param limit the batch size
+	 * @return how many rows were deleted
+	 */
+	public int deletePublished(Duration retention, int limit) {
+		return this.jdbc.update(this.sql.deletePublished(), retentionAndLimit(retention, limit));
+	}
+
+	/**
+	 * Deletes up to {@code limit} DEAD rows created longer ago than {@code retention}.
+	 * @param retention how long dead rows are kept
+	 * @param limit the batch size
+	 * @return how many rows were deleted
+	 */
+	public int deleteDead(Duration retention, int limit) {
+		return this.jdbc.update(this.sql.deleteDead(), retentionAndLimit(retention, limit));
+	}
+
+	private static MapSqlParameterSource retentionAndLimit(Duration retention, int limit) {
+		return new MapSqlParameterSource("retentionMillis", retention.toMillis()).addValue("limit", limit);
+	}
+
+	/**
 	 * Whether the outbox table exists in the current schema.
 	 * @param table the table name
 	 * @return whether it exists

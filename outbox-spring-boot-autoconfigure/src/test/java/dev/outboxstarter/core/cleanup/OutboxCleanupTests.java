@@ -1,0 +1,73 @@
+package dev.outboxstarter.core.cleanup;
+
+import java.time.Duration;
+import java.util.List;
+
+import dev.outboxstarter.core.store.CapturedEvent;
+import dev.outboxstarter.core.store.FailedAttempt;
+import dev.outboxstarter.core.store.OutboxStore;
+import dev.outboxstarter.core.store.OutboxTestTable;
+import dev.outboxstarter.testsupport.TestDatabase;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+
+import static dev.outboxstarter.core.store.OutboxTestTable.event;
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Retention: published rows past it are deleted in bounded batches, DEAD rows only when a retention is
+ * set for them, pending rows never.
+ */
+class OutboxCleanupTests {
+
+	private static final String TABLE = "outbox_cleanup_it";
+
+	private static final Duration HOUR = Duration.ofHours(1);
+
+	@ParameterizedTest
+	@EnumSource(TestDatabase.class)
+	void publishedRowsPastTheirRetentionAreDeletedInBatchesAndNothingElse(TestDatabase database) {
+		OutboxTestTable outbox = OutboxTestTable.prepare(database, TABLE);
+		OutboxStore store = outbox.store();
+		List<CapturedEvent> published = List.of(event("A"), event("B"), event("C"), event("D"), event("E"));
+		CapturedEvent pending = event("F");
+		CapturedEvent dead = event("G");
+		outbox.insert(store, Duration.ZERO, published.toArray(CapturedEvent[]::new));
+		outbox.insert(store, Duration.ZERO, pending, dead);
+		outbox.transactions().executeWithoutResult((status) -> {
+			store.markPublished(published.stream().map(CapturedEvent::id).toList());
+			store.markFailed(List.of(new FailedAttempt(dead.id(), true, Duration.ZERO, "poison")));
+		});
+
+		assertThat(cleanup(outbox, HOUR, null).clean()).as("nothing is old enough").isZero();
+		assertThat(store.deletePublished(Duration.ZERO, 2)).as("one bounded batch").isEqualTo(2);
+		assertThat(cleanup(outbox, Duration.ZERO, null).clean()).isEqualTo(3);
+
+		assertThat(outbox.jdbc().queryForList("SELECT status FROM " + TABLE, String.class))
+			.containsExactlyInAnyOrder("PENDING", "DEAD");
+	}
+
+	@ParameterizedTest
+	@EnumSource(TestDatabase.class)
+	void deadRowsAreDeletedOnlyWhenTheyHaveARetention(TestDatabase database) {
+		OutboxTestTable outbox = OutboxTestTable.prepare(database, TABLE);
+		OutboxStore store = outbox.store();
+		CapturedEvent pending = event("F");
+		CapturedEvent dead = event("G");
+		outbox.insert(store, Duration.ZERO, pending, dead);
+		outbox.transactions()
+			.executeWithoutResult((status) -> store
+				.markFailed(List.of(new FailedAttempt(dead.id(), true, Duration.ZERO, "poison"))));
+
+		assertThat(cleanup(outbox, Duration.ZERO, HOUR).clean()).isZero();
+		assertThat(cleanup(outbox, Duration.ZERO, Duration.ZERO).clean()).isEqualTo(1);
+
+		assertThat(outbox.jdbc().queryForList("SELECT status FROM " + TABLE, String.class)).containsExactly("PENDING");
+	}
+
+	private static OutboxCleanup cleanup(OutboxTestTable outbox, Duration publishedRetention, Duration deadRetention) {
+		return new OutboxCleanup(outbox.store(), outbox.transactions(), publishedRetention, deadRetention, 2,
+				Duration.ofMinutes(1));
+	}
+
+}
