@@ -16,6 +16,7 @@ import org.springframework.core.MethodIntrospector;
 import org.springframework.core.annotation.AnnotatedElementUtils;
 import org.springframework.core.annotation.AnnotationUtils;
 import org.springframework.util.Assert;
+import org.springframework.util.ClassUtils;
 import org.springframework.util.ReflectionUtils;
 
 /**
@@ -40,10 +41,13 @@ public class LocalHandlerMethods implements SmartInitializingSingleton, BeanFact
 			if (type == null || !AnnotationUtils.isCandidateClass(type, OutboxHandler.class)) {
 				continue;
 			}
-			Map<Method, OutboxHandler> methods = MethodIntrospector.selectMethods(AopUtils.getTargetClass(
-					this.beanFactory.getBean(beanName)), (MethodIntrospector.MetadataLookup<OutboxHandler>) (method) -> AnnotatedElementUtils
+			Map<Method, OutboxHandler> methods = MethodIntrospector.selectMethods(ClassUtils.getUserClass(type),
+					(MethodIntrospector.MetadataLookup<OutboxHandler>) (method) -> AnnotatedElementUtils
 						.findMergedAnnotation(method, OutboxHandler.class));
-			methods.forEach((method, annotation) -> register(beanName, method, annotation.value()));
+			if (!methods.isEmpty()) {
+				Object bean = this.beanFactory.getBean(beanName);
+				methods.forEach((method, annotation) -> register(bean, method, annotation.value()));
+			}
 		}
 	}
 
@@ -56,9 +60,8 @@ public class LocalHandlerMethods implements SmartInitializingSingleton, BeanFact
 		return this.byName.get(name);
 	}
 
-	private void register(String beanName, Method method, String name) {
+	private void register(Object bean, Method method, String name) {
 		Assert.hasText(name, () -> "@OutboxHandler on " + method + " needs a destination name");
-		Object bean = this.beanFactory.getBean(beanName);
 		Method invocable = AopUtils.selectInvocableMethod(method, bean.getClass());
 		ReflectionUtils.makeAccessible(invocable);
 		int eventIndex = eventParameterIndex(method);

@@ -15,8 +15,8 @@ import org.jspecify.annotations.Nullable;
  */
 public final class AggregateContext {
 
-	private static final ThreadLocal<Deque<Map<Object, Supplier<AggregateRef>>>> scopes = ThreadLocal
-		.withInitial(ArrayDeque::new);
+	/** Only threads inside a scope have a stack: every application event asks, most from outside one. */
+	private static final ThreadLocal<Deque<Map<Object, Supplier<AggregateRef>>>> scopes = new ThreadLocal<>();
 
 	private AggregateContext() {
 	}
@@ -29,10 +29,15 @@ public final class AggregateContext {
 	 */
 	public static Scope open(IdentityHashMap<Object, Supplier<AggregateRef>> origins) {
 		Deque<Map<Object, Supplier<AggregateRef>>> stack = scopes.get();
+		if (stack == null) {
+			stack = new ArrayDeque<>();
+			scopes.set(stack);
+		}
 		stack.push(origins);
+		Deque<Map<Object, Supplier<AggregateRef>>> opened = stack;
 		return () -> {
-			stack.pop();
-			if (stack.isEmpty()) {
+			opened.pop();
+			if (opened.isEmpty()) {
 				scopes.remove();
 			}
 		};
@@ -45,14 +50,14 @@ public final class AggregateContext {
 	 */
 	public static @Nullable AggregateRef aggregateOf(Object event) {
 		Deque<Map<Object, Supplier<AggregateRef>>> stack = scopes.get();
+		if (stack == null) {
+			return null;
+		}
 		for (Map<Object, Supplier<AggregateRef>> origins : stack) {
 			Supplier<AggregateRef> origin = origins.get(event);
 			if (origin != null) {
 				return origin.get();
 			}
-		}
-		if (stack.isEmpty()) {
-			scopes.remove();
 		}
 		return null;
 	}

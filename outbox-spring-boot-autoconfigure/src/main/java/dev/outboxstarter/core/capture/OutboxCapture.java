@@ -204,6 +204,10 @@ public class OutboxCapture {
 			throw new OutboxCaptureException(EventRouting.describe(event.getClass(), eventType)
 					+ " cannot be serialized to JSON: " + ex.getMessage(), ex);
 		}
+		// A UTF-16 char is at most 3 UTF-8 bytes: most payloads are measured without encoding them.
+		if (payload.length() * 3L <= this.maxPayloadBytes) {
+			return payload;
+		}
 		long size = payload.getBytes(StandardCharsets.UTF_8).length;
 		if (size > this.maxPayloadBytes) {
 			throw new OutboxCaptureException(EventRouting.describe(event.getClass(), eventType) + " is " + size
