@@ -14,7 +14,10 @@ import dev.outboxstarter.autoconfigure.OutboxProperties.Schema.Mode;
 import dev.outboxstarter.core.DeadEvents;
 import dev.outboxstarter.core.Outbox;
 import dev.outboxstarter.core.OutboxEventRouter;
+import dev.outboxstarter.core.backlog.BacklogMonitor;
 import dev.outboxstarter.core.capture.CaptureFlushHook;
+import dev.outboxstarter.core.capture.CommittedEventsListener;
+import dev.outboxstarter.core.capture.EventHeadersContributor;
 import dev.outboxstarter.core.cleanup.OutboxCleanup;
 import dev.outboxstarter.core.capture.EventRouting;
 import dev.outboxstarter.core.capture.OutboxCapture;
@@ -25,6 +28,7 @@ import dev.outboxstarter.core.fastpath.FastPathDispatcher;
 import dev.outboxstarter.core.publish.BatchDelivery;
 import dev.outboxstarter.core.publish.OutboxDeliveryListener;
 import dev.outboxstarter.core.publish.OutboxTransport;
+import dev.outboxstarter.core.publish.OutboxTransportDecorator;
 import dev.outboxstarter.core.relay.OutboxRelay;
 import dev.outboxstarter.core.retry.RetryPolicy;
 import dev.outboxstarter.core.retry.StoredDeadEvents;
@@ -46,6 +50,7 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnSingleCandi
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.ApplicationEventPublisher;
 import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Conditional;
 import org.springframework.core.env.Environment;
 import org.springframework.core.io.ResourceLoader;
 import org.springframework.jdbc.core.JdbcTemplate;
@@ -115,9 +120,17 @@ public final class OutboxAutoConfiguration {
 	@Bean
 	@ConditionalOnMissingBean
 	BatchDelivery outboxBatchDelivery(OutboxStore store, DataSource dataSource, OutboxProperties properties,
-			ObjectProvider<OutboxTransport> transports, ObjectProvider<OutboxDeliveryListener> listeners) {
+			ObjectProvider<OutboxTransport> transports, ObjectProvider<OutboxTransportDecorator> decorators,
+			ObjectProvider<OutboxDeliveryListener> listeners) {
+		List<OutboxTransportDecorator> outermostFirst = decorators.orderedStream().toList();
 		Map<String, OutboxTransport> byName = new LinkedHashMap<>();
-		transports.orderedStream().forEach((transport) -> byName.putIfAbsent(transport.name(), transport));
+		transports.orderedStream().forEach((transport) -> {
+			OutboxTransport decorated = transport;
+			for (int i = outermostFirst.size() - 1; i >= 0; i--) {
+				decorated = outermostFirst.get(i).decorate(decorated);
+			}
+			byName.putIfAbsent(transport.name(), decorated);
+		});
 		OutboxProperties.Retry retry = properties.getRetry();
 		RetryPolicy retryPolicy = new RetryPolicy(retry.getInitialDelay(), retry.getMultiplier(), retry.getMaxDelay(),
 				retry.getJitter(), retry.getMaxAttempts());
@@ -166,15 +179,16 @@ public final class OutboxAutoConfiguration {
 	@ConditionalOnMissingBean
 	OutboxCapture outboxCapture(EventRouting routing, ObjectProvider<JsonMapper> jsonMapper, DataSource dataSource,
 			OutboxStore store, OutboxProperties properties, ObjectProvider<CaptureFlushHook> flushHooks,
-			ObjectProvider<FastPathDispatcher> fastPath, ApplicationEventPublisher publisher) {
-		FastPathDispatcher dispatcher = fastPath.getIfAvailable();
+			ObjectProvider<EventHeadersContributor> headersContributors,
+			ObjectProvider<CommittedEventsListener> committedListeners, ObjectProvider<FastPathDispatcher> fastPath,
+			ApplicationEventPublisher publisher) {
 		// Without a fast path the relay may take new rows at once.
-		Duration grace = (dispatcher != null) ? properties.getFastPath().getGracePeriod() : Duration.ZERO;
-		List<CaptureFlushHook> hooks = flushHooks.orderedStream().toList();
+		Duration grace = (fastPath.getIfAvailable() != null) ? properties.getFastPath().getGracePeriod()
+				: Duration.ZERO;
 		return new OutboxCapture(routing, jsonMapper.getIfAvailable(JsonMapper::new),
-				properties.getMaxPayloadSize().toBytes(), dataSource, store, grace, hooks,
-				(dispatcher != null) ? dispatcher : (ids) -> {
-				}, publisher);
+				properties.getMaxPayloadSize().toBytes(), dataSource, store, grace,
+				flushHooks.orderedStream().toList(), headersContributors.orderedStream().toList(),
+				committedListeners.orderedStream().toList(), publisher);
 	}
 
 	@Bean
@@ -192,6 +206,16 @@ public final class OutboxAutoConfiguration {
 	@ConditionalOnMissingBean
 	DeadEvents outboxDeadEvents(OutboxStore store) {
 		return new StoredDeadEvents(store);
+	}
+
+	/**
+	 * The backlog reading, for the metrics and the health indicator: only read when one of them can be.
+	 */
+	@Bean
+	@ConditionalOnMissingBean
+	@Conditional(OnBacklogConsumerCondition.class)
+	BacklogMonitor outboxBacklogMonitor(OutboxStore store, OutboxProperties properties) {
+		return new BacklogMonitor(store, properties.getBacklog().getRefreshInterval());
 	}
 
 }

@@ -72,6 +72,12 @@ public class OutboxProperties {
 
 	private final Cleanup cleanup;
 
+	private final Backlog backlog;
+
+	private final Health health;
+
+	private final Endpoint endpoint;
+
 	/**
 	 * Routes by fully qualified event class name, for event types that cannot be annotated with
 	 * '@OutboxEvent' or to override the annotation.
@@ -84,12 +90,16 @@ public class OutboxProperties {
 			@DefaultValue("10s") Duration publishTimeout,
 			@DefaultValue("10s") Duration shutdownTimeout, @DefaultValue FastPath fastPath, @DefaultValue Relay relay,
 			@DefaultValue Retry retry, @DefaultValue Schema schema, @DefaultValue Cleanup cleanup,
+			@DefaultValue Backlog backlog, @DefaultValue Health health, @DefaultValue Endpoint endpoint,
 			@Nullable Map<String, Route> routes) {
 		checkTableName(tableName);
 		Assert.isTrue(maxPayloadSize.toBytes() > 0, "outbox.max-payload-size must be positive");
 		Assert.hasText(defaultTransport, "outbox.default-transport must not be empty");
 		checkPositive(publishTimeout, "outbox.publish-timeout");
 		checkPositive(shutdownTimeout, "outbox.shutdown-timeout");
+		Assert.isTrue(health.getMaxTimeSinceRelayRun().compareTo(relay.getPollInterval()) > 0,
+				() -> "outbox.health.max-time-since-relay-run (" + health.getMaxTimeSinceRelayRun()
+						+ ") must be longer than outbox.relay.poll-interval (" + relay.getPollInterval() + ")");
 		this.enabled = enabled;
 		this.tableName = tableName;
 		this.maxPayloadSize = maxPayloadSize;
@@ -103,6 +113,9 @@ public class OutboxProperties {
 		this.retry = retry;
 		this.schema = schema;
 		this.cleanup = cleanup;
+		this.backlog = backlog;
+		this.health = health;
+		this.endpoint = endpoint;
 		this.routes = (routes != null) ? Map.copyOf(routes) : Map.of();
 	}
 
@@ -169,6 +182,18 @@ public class OutboxProperties {
 
 	public Cleanup getCleanup() {
 		return this.cleanup;
+	}
+
+	public Backlog getBacklog() {
+		return this.backlog;
+	}
+
+	public Health getHealth() {
+		return this.health;
+	}
+
+	public Endpoint getEndpoint() {
+		return this.endpoint;
 	}
 
 	public Map<String, Route> getRoutes() {
@@ -415,6 +440,93 @@ public class OutboxProperties {
 
 		public int getBatchSize() {
 			return this.batchSize;
+		}
+
+	}
+
+	/**
+	 * The backlog reading behind the backlog gauges and the health indicator.
+	 */
+	public static class Backlog {
+
+		/**
+		 * Pause between readings of the backlog (one indexed query per instance, however often metrics
+		 * are scraped or health is checked).
+		 */
+		private final Duration refreshInterval;
+
+		public Backlog(@DefaultValue("10s") Duration refreshInterval) {
+			checkPositive(refreshInterval, "outbox.backlog.refresh-interval");
+			this.refreshInterval = refreshInterval;
+		}
+
+		public Duration getRefreshInterval() {
+			return this.refreshInterval;
+		}
+
+	}
+
+	/**
+	 * The 'outbox' health indicator's thresholds.
+	 */
+	public static class Health {
+
+		/**
+		 * Longest the oldest pending event may wait before the outbox is DOWN.
+		 */
+		private final Duration maxOldestPendingAge;
+
+		/**
+		 * Longest this instance's relay may go without completing a poll before the outbox is DOWN.
+		 */
+		private final Duration maxTimeSinceRelayRun;
+
+		/**
+		 * Most DEAD events before the outbox is DOWN. Unset: DEAD events are reported, never DOWN.
+		 */
+		private final @Nullable Long maxDeadEvents;
+
+		public Health(@DefaultValue("5m") Duration maxOldestPendingAge,
+				@DefaultValue("2m") Duration maxTimeSinceRelayRun, @Nullable Long maxDeadEvents) {
+			checkPositive(maxOldestPendingAge, "outbox.health.max-oldest-pending-age");
+			checkPositive(maxTimeSinceRelayRun, "outbox.health.max-time-since-relay-run");
+			Assert.isTrue(maxDeadEvents == null || maxDeadEvents >= 0,
+					() -> "outbox.health.max-dead-events must not be negative, not " + maxDeadEvents);
+			this.maxOldestPendingAge = maxOldestPendingAge;
+			this.maxTimeSinceRelayRun = maxTimeSinceRelayRun;
+			this.maxDeadEvents = maxDeadEvents;
+		}
+
+		public Duration getMaxOldestPendingAge() {
+			return this.maxOldestPendingAge;
+		}
+
+		public Duration getMaxTimeSinceRelayRun() {
+			return this.maxTimeSinceRelayRun;
+		}
+
+		public @Nullable Long getMaxDeadEvents() {
+			return this.maxDeadEvents;
+		}
+
+	}
+
+	/**
+	 * The 'outbox' actuator endpoint.
+	 */
+	public static class Endpoint {
+
+		/**
+		 * Whether listed events include their payload and headers, which may hold personal data.
+		 */
+		private final boolean showPayload;
+
+		public Endpoint(@DefaultValue("false") boolean showPayload) {
+			this.showPayload = showPayload;
+		}
+
+		public boolean isShowPayload() {
+			return this.showPayload;
 		}
 
 	}

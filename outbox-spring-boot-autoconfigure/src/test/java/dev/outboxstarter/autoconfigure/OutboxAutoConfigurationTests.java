@@ -105,6 +105,31 @@ class OutboxAutoConfigurationTests {
 			.run((context) -> assertThat(context).hasFailed()
 				.getFailure()
 				.hasStackTraceContaining("outbox.retry.jitter must be between 0 and 1"));
+		this.runner.withPropertyValues("outbox.backlog.refresh-interval=0s")
+			.run((context) -> assertThat(context).hasFailed()
+				.getFailure()
+				.hasStackTraceContaining("outbox.backlog.refresh-interval must be positive, not PT0S"));
+		this.runner.withPropertyValues("outbox.health.max-oldest-pending-age=-5s")
+			.run((context) -> assertThat(context).hasFailed()
+				.getFailure()
+				.hasStackTraceContaining("outbox.health.max-oldest-pending-age must be positive"));
+		this.runner.withPropertyValues("outbox.health.max-time-since-relay-run=500ms")
+			.run((context) -> assertThat(context).hasFailed()
+				.getFailure()
+				.hasStackTraceContaining("outbox.health.max-time-since-relay-run (PT0.5S) must be longer than "
+						+ "outbox.relay.poll-interval (PT1S)"));
+	}
+
+	@Test
+	void valuesThatDoNotConvertFailNamingTheProperty() {
+		this.runner.withPropertyValues("outbox.ordering=sometimes")
+			.run((context) -> assertThat(context).hasFailed()
+				.getFailure()
+				.hasStackTraceContaining("Failed to bind properties under 'outbox.ordering'"));
+		this.runner.withPropertyValues("outbox.publish-timeout=soon")
+			.run((context) -> assertThat(context).hasFailed()
+				.getFailure()
+				.hasStackTraceContaining("Failed to bind properties under 'outbox.publish-timeout'"));
 	}
 
 	@Test

@@ -1,5 +1,6 @@
 package dev.outboxstarter.it;
 
+import java.time.Instant;
 import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
@@ -18,7 +19,7 @@ public class PublishedEvents implements OutboxDeliveryListener {
 	private final Set<UUID> relay = ConcurrentHashMap.newKeySet();
 
 	@Override
-	public void published(PublishPath path, ClaimedEvent event) {
+	public void published(PublishPath path, ClaimedEvent event, Instant acknowledgedAt) {
 		((path == PublishPath.FAST) ? this.fast : this.relay).add(event.message().id());
 	}
 

@@ -2,9 +2,9 @@ package dev.outboxstarter.core.capture;
 
 import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.Deque;
 import java.util.List;
-import java.util.UUID;
 
 import dev.outboxstarter.core.store.CapturedEvent;
 
@@ -72,11 +72,7 @@ final class CaptureBuffer implements TransactionSynchronization {
 	@Override
 	public void afterCommit() {
 		this.committed = true;
-		List<UUID> ids = new ArrayList<>(this.events.size());
-		for (CapturedEvent event : this.events) {
-			ids.add(event.id());
-		}
-		this.capture.committed(ids);
+		this.capture.committed(Collections.unmodifiableList(this.events));
 	}
 
 	@Override

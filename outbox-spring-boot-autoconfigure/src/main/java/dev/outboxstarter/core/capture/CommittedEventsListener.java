@@ -1,18 +1,19 @@
 package dev.outboxstarter.core.capture;
 
 import java.util.List;
-import java.util.UUID;
+
+import dev.outboxstarter.core.store.CapturedEvent;
 
 /**
- * Told the ids of outbox rows right after their transaction committed; the fast path. Must not
- * block or throw: the business transaction has committed and its caller is waiting.
+ * Told the outbox rows of a transaction right after it committed: the fast path, the metrics. Must
+ * not block or throw: the business transaction has committed and its caller is waiting.
  */
 @FunctionalInterface
 public interface CommittedEventsListener {
 
 	/**
-	 * @param ids the committed rows, in capture order
+	 * @param events the committed rows, in capture order
 	 */
-	void committed(List<UUID> ids);
+	void committed(List<CapturedEvent> events);
 
 }

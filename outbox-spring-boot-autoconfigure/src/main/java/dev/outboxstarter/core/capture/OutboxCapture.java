@@ -3,9 +3,9 @@ package dev.outboxstarter.core.capture;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.IdentityHashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.UUID;
 import java.util.function.Supplier;
 
 import javax.sql.DataSource;
@@ -47,7 +47,9 @@ public class OutboxCapture {
 
 	private final List<CaptureFlushHook> flushHooks;
 
-	private final CommittedEventsListener committedListener;
+	private final List<EventHeadersContributor> headersContributors;
+
+	private final List<CommittedEventsListener> committedListeners;
 
 	private final ApplicationEventPublisher publisher;
 
@@ -60,12 +62,14 @@ public class OutboxCapture {
 	 * @param store writes the rows
 	 * @param availableAfter how long the relay leaves new rows to the fast path
 	 * @param flushHooks flush pending changes before writing
-	 * @param committedListener told the ids after commit
+	 * @param headersContributors add headers to each captured event
+	 * @param committedListeners told the rows after commit
 	 * @param publisher republishes events pulled from flushed aggregates
 	 */
 	public OutboxCapture(EventRouting routing, JsonMapper json, long maxPayloadBytes, DataSource dataSource,
 			OutboxStore store, Duration availableAfter, List<CaptureFlushHook> flushHooks,
-			CommittedEventsListener committedListener, ApplicationEventPublisher publisher) {
+			List<EventHeadersContributor> headersContributors, List<CommittedEventsListener> committedListeners,
+			ApplicationEventPublisher publisher) {
 		this.routing = routing;
 		this.json = json;
 		this.maxPayloadBytes = maxPayloadBytes;
@@ -73,7 +77,8 @@ public class OutboxCapture {
 		this.store = store;
 		this.availableAfter = availableAfter;
 		this.flushHooks = List.copyOf(flushHooks);
-		this.committedListener = committedListener;
+		this.headersContributors = List.copyOf(headersContributors);
+		this.committedListeners = List.copyOf(committedListeners);
 		this.publisher = publisher;
 	}
 
@@ -92,12 +97,22 @@ public class OutboxCapture {
 		String eventType = routes.get(0).eventType();
 		CaptureBuffer buffer = currentBuffer(event, eventType);
 		String payload = serialize(event, eventType);
+		Map<String, String> headers = contributedHeaders();
 		for (ResolvedRoute route : routes) {
 			buffer.add(new CapturedEvent(UuidV7.generate(), (aggregate != null) ? aggregate.type() : null,
 					(aggregate != null) ? aggregate.idAsString() : null, route.eventType(), route.transport(),
-					route.destination(), route.key(), payload, Map.of()));
+					route.destination(), route.key(), payload, headers));
 		}
 		return true;
+	}
+
+	private Map<String, String> contributedHeaders() {
+		if (this.headersContributors.isEmpty()) {
+			return Map.of();
+		}
+		Map<String, String> headers = new LinkedHashMap<>();
+		this.headersContributors.forEach((contributor) -> contributor.contribute(headers));
+		return Map.copyOf(headers);
 	}
 
 	/**
@@ -145,16 +160,18 @@ public class OutboxCapture {
 		}
 	}
 
-	void committed(List<UUID> ids) {
-		if (ids.isEmpty()) {
+	void committed(List<CapturedEvent> events) {
+		if (events.isEmpty()) {
 			return;
 		}
-		try {
-			this.committedListener.committed(ids);
-		}
-		catch (RuntimeException ex) {
-			// The rows are committed; the relay publishes them after the grace period.
-			logger.warn("Could not hand committed outbox events to the fast path", ex);
+		for (CommittedEventsListener listener : this.committedListeners) {
+			try {
+				listener.committed(events);
+			}
+			catch (RuntimeException ex) {
+				// The rows are committed; the relay publishes them after the grace period.
+				logger.warn("Could not hand committed outbox events to " + listener, ex);
+			}
 		}
 	}
 

@@ -12,6 +12,7 @@ import java.util.concurrent.atomic.AtomicLong;
 import dev.outboxstarter.core.capture.CommittedEventsListener;
 import dev.outboxstarter.core.publish.BatchDelivery;
 import dev.outboxstarter.core.publish.PublishPath;
+import dev.outboxstarter.core.store.CapturedEvent;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 
@@ -58,12 +59,12 @@ public class FastPathDispatcher implements CommittedEventsListener, SmartLifecyc
 	}
 
 	@Override
-	public void committed(List<UUID> ids) {
+	public void committed(List<CapturedEvent> events) {
 		if (!this.running) {
 			return;
 		}
-		for (UUID id : ids) {
-			if (!this.queue.offer(id)) {
+		for (CapturedEvent event : events) {
+			if (!this.queue.offer(event.id())) {
 				this.overflow.incrementAndGet();
 			}
 		}

@@ -1,6 +1,7 @@
 package dev.outboxstarter.core.publish;
 
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -92,13 +93,15 @@ public class BatchDelivery {
 		if (outcome == null) {
 			return DeliveryResult.NONE;
 		}
+		DeliveryResult result = new DeliveryResult(outcome.claimed, outcome.published.size(), outcome.failures.size());
 		// Only once the outcome is committed.
 		for (OutboxDeliveryListener listener : this.listeners) {
-			outcome.published.forEach((event) -> listener.published(path, event));
+			outcome.published.forEach((published) -> listener.published(path, published.event(), published.at()));
 			outcome.failures.forEach((failure) -> listener.failed(path, failure.event(), failure.attempt().error(),
 					failure.attempt().dead()));
+			listener.delivered(path, result);
 		}
-		return new DeliveryResult(outcome.claimed, outcome.published.size(), outcome.failures.size());
+		return result;
 	}
 
 	private List<ClaimedEvent> withoutHeldBack(List<ClaimedEvent> claimed) {
@@ -159,7 +162,7 @@ public class BatchDelivery {
 
 	private void sendAndAwait(List<ClaimedEvent> round, long deadline, Outcome outcome, Set<OrderingKey> stoppedKeys) {
 		List<ClaimedEvent> sent = new ArrayList<>(round.size());
-		List<CompletableFuture<?>> acknowledgements = new ArrayList<>(round.size());
+		List<CompletableFuture<Instant>> acknowledgements = new ArrayList<>(round.size());
 		for (ClaimedEvent event : round) {
 			OrderingKey key = orderingKey(event);
 			if ((key != null && stoppedKeys.contains(key)) || System.nanoTime() > deadline) {
@@ -170,7 +173,8 @@ public class BatchDelivery {
 				if (transport == null) {
 					throw new IllegalStateException("No transport named '" + event.transport() + "' is available");
 				}
-				acknowledgements.add(transport.send(event.message()));
+				// The time is taken when the acknowledgement arrives, not when this thread gets to it.
+				acknowledgements.add(transport.send(event.message()).thenApply((acknowledgement) -> Instant.now()));
 				sent.add(event);
 			}
 			catch (RuntimeException ex) {
@@ -192,11 +196,11 @@ public class BatchDelivery {
 		}
 	}
 
-	private boolean awaitAcknowledgement(ClaimedEvent event, CompletableFuture<?> acknowledgement, long deadline,
-			Outcome outcome) {
+	private boolean awaitAcknowledgement(ClaimedEvent event, CompletableFuture<Instant> acknowledgement,
+			long deadline, Outcome outcome) {
 		try {
-			acknowledgement.get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
-			outcome.published.add(event);
+			Instant acknowledgedAt = acknowledgement.get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
+			outcome.published.add(new Acknowledged(event, acknowledgedAt));
 			return true;
 		}
 		catch (TimeoutException ex) {
@@ -217,12 +221,15 @@ public class BatchDelivery {
 		return cause.getClass().getName() + ": " + cause.getMessage();
 	}
 
+	private record Acknowledged(ClaimedEvent event, Instant at) {
+	}
+
 	private record Failure(ClaimedEvent event, FailedAttempt attempt) {
 	}
 
 	private final class Outcome {
 
-		private final List<ClaimedEvent> published = new ArrayList<>();
+		private final List<Acknowledged> published = new ArrayList<>();
 
 		private final List<Failure> failures = new ArrayList<>();
 
@@ -240,7 +247,7 @@ public class BatchDelivery {
 		}
 
 		List<UUID> publishedIds() {
-			return this.published.stream().map((event) -> event.message().id()).toList();
+			return this.published.stream().map((published) -> published.event().message().id()).toList();
 		}
 
 		List<FailedAttempt> failedAttempts() {

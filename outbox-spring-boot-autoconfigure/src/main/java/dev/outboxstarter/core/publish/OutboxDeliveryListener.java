@@ -1,5 +1,7 @@
 package dev.outboxstarter.core.publish;
 
+import java.time.Instant;
+
 import dev.outboxstarter.core.store.ClaimedEvent;
 
 /**
@@ -12,8 +14,9 @@ public interface OutboxDeliveryListener {
 	 * An event was acknowledged and marked published.
 	 * @param path the path that published it
 	 * @param event the event
+	 * @param acknowledgedAt when the broker (or handler) acknowledged it
 	 */
-	default void published(PublishPath path, ClaimedEvent event) {
+	default void published(PublishPath path, ClaimedEvent event, Instant acknowledgedAt) {
 	}
 
 	/**
@@ -24,6 +27,14 @@ public interface OutboxDeliveryListener {
 	 * @param dead whether the event has used up its attempts
 	 */
 	default void failed(PublishPath path, ClaimedEvent event, String error, boolean dead) {
+	}
+
+	/**
+	 * A batch that claimed rows was published and its outcome recorded, after the calls for its events.
+	 * @param path the path that published it
+	 * @param result what the batch did
+	 */
+	default void delivered(PublishPath path, DeliveryResult result) {
 	}
 
 }

@@ -1,6 +1,7 @@
 package dev.outboxstarter.core.relay;
 
 import java.time.Duration;
+import java.time.Instant;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -10,6 +11,7 @@ import dev.outboxstarter.core.publish.DeliveryResult;
 import dev.outboxstarter.core.publish.PublishPath;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
+import org.jspecify.annotations.Nullable;
 
 import org.springframework.context.SmartLifecycle;
 
@@ -32,6 +34,8 @@ public class OutboxRelay implements SmartLifecycle {
 	private final Duration shutdownTimeout;
 
 	private volatile boolean running;
+
+	private volatile @Nullable Instant lastRun;
 
 	private ScheduledExecutorService scheduler;
 
@@ -59,14 +63,25 @@ public class OutboxRelay implements SmartLifecycle {
 		do {
 			result = this.delivery.deliver(PublishPath.RELAY, (store) -> store.claimDue(this.batchSize));
 			published += result.published();
+			this.lastRun = Instant.now();
 		}
 		while (this.running && result.claimed() == this.batchSize && result.published() > 0);
 		return published;
 	}
 
+	/**
+	 * When the relay last completed a poll or a batch, whether or not it found rows, or started. A
+	 * relay that cannot reach the database stops moving it on.
+	 * @return the time, or {@code null} before the relay started
+	 */
+	public @Nullable Instant lastRun() {
+		return this.lastRun;
+	}
+
 	@Override
 	public void start() {
 		this.running = true;
+		this.lastRun = Instant.now();
 		this.scheduler = Executors.newSingleThreadScheduledExecutor((task) -> {
 			Thread thread = new Thread(task, "outbox-relay");
 			thread.setDaemon(true);

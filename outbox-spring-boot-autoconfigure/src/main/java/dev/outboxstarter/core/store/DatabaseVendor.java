@@ -12,6 +12,8 @@ import java.util.UUID;
 
 import javax.sql.DataSource;
 
+import org.jspecify.annotations.Nullable;
+
 import org.springframework.jdbc.support.JdbcUtils;
 import org.springframework.jdbc.support.MetaDataAccessException;
 
@@ -90,12 +92,21 @@ public enum DatabaseVendor {
 	}
 
 	Instant readInstant(ResultSet rs, String column) throws SQLException {
+		Instant value = readNullableInstant(rs, column);
+		if (value == null) {
+			throw new SQLException("Column " + column + " is null");
+		}
+		return value;
+	}
+
+	@Nullable Instant readNullableInstant(ResultSet rs, String column) throws SQLException {
 		if (this == MYSQL) {
 			// DATETIME(6) holds UTC without a zone.
 			LocalDateTime value = rs.getObject(column, LocalDateTime.class);
-			return value.toInstant(ZoneOffset.UTC);
+			return (value != null) ? value.toInstant(ZoneOffset.UTC) : null;
 		}
-		return rs.getObject(column, OffsetDateTime.class).toInstant();
+		OffsetDateTime value = rs.getObject(column, OffsetDateTime.class);
+		return (value != null) ? value.toInstant() : null;
 	}
 
 }

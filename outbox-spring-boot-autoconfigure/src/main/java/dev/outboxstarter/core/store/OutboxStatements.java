@@ -25,10 +25,15 @@ import org.springframework.util.Assert;
  * @param retryAllDeadOfType puts the DEAD rows of one event type back to pending
  * @param deletePublished deletes a batch of rows published longer ago than the retention
  * @param deleteDead deletes a batch of DEAD rows created longer ago than the retention
+ * @param backlog counts pending and DEAD rows and reads the oldest pending row's age
+ * @param countByStatus counts rows by status and transport
+ * @param listByStatus lists a page of the rows of one status, in seq order
+ * @param discard deletes one pending or DEAD row
  */
 public record OutboxStatements(String insert, String claimDue, String claimByIds, String heldBack,
 		String markPublished, String markFailed, String tableExists, String retryDead, String retryAllDead,
-		String retryAllDeadOfType, String deletePublished, String deleteDead) {
+		String retryAllDeadOfType, String deletePublished, String deleteDead, String backlog, String countByStatus,
+		String listByStatus, String discard) {
 
 	private static final Pattern PLAIN_IDENTIFIER = Pattern.compile("[A-Za-z_][A-Za-z0-9_]{0,47}");
 
@@ -54,7 +59,9 @@ public record OutboxStatements(String insert, String claimDue, String claimByIds
 				expand(sql, "mark-published", table, clauses), expand(sql, "mark-failed", table, clauses),
 				expand(sql, "table-exists", table, clauses), expand(sql, "retry-dead", table, clauses),
 				expand(sql, "retry-all-dead", table, clauses), expand(sql, "retry-all-dead-of-type", table, clauses),
-				expand(sql, "delete-published", table, clauses), expand(sql, "delete-dead", table, clauses));
+				expand(sql, "delete-published", table, clauses), expand(sql, "delete-dead", table, clauses),
+				expand(sql, "backlog", table, clauses), expand(sql, "count-by-status", table, clauses),
+				expand(sql, "list-by-status", table, clauses), expand(sql, "discard", table, clauses));
 	}
 
 	/**
@@ -71,7 +78,8 @@ public record OutboxStatements(String insert, String claimDue, String claimByIds
 	private static String expand(Properties sql, String name, String table, Map<String, String> clauses) {
 		String statement = sql.getProperty(name);
 		Assert.state(statement != null, () -> "No statement '" + name + "' for the outbox");
-		statement = statement.replace("{columns}", sql.getProperty("columns"));
+		statement = statement.replace("{columns}", sql.getProperty("columns"))
+			.replace("{details}", sql.getProperty("details"));
 		for (Map.Entry<String, String> clause : clauses.entrySet()) {
 			statement = statement.replace(clause.getKey(), clause.getValue());
 		}

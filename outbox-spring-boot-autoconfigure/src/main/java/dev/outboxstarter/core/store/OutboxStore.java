@@ -192,6 +192,49 @@ public class OutboxStore {
 	}
 
 	/**
+	 * Reads the backlog: pending and DEAD rows, and the oldest pending row, in one statement.
+	 * @return the reading
+	 */
+	public BacklogReading readBacklog() {
+		return this.jdbc.queryForObject(this.sql.backlog(), Map.of(),
+				(rs, row) -> new BacklogReading(rs.getLong("pending"), this.vendor.readNullableInstant(rs, "oldest_pending"),
+						rs.getLong("dead"), this.vendor.readInstant(rs, "database_now")));
+	}
+
+	/**
+	 * Counts the rows by status and transport.
+	 * @return the counts, for the combinations that have rows
+	 */
+	public List<EventCount> countByStatus() {
+		return this.jdbc.query(this.sql.countByStatus(), (rs, row) -> new EventCount(
+				EventStatus.valueOf(rs.getString("status")), rs.getString("transport"), rs.getLong("events")));
+	}
+
+	/**
+	 * Lists a page of the rows of one status, oldest first.
+	 * @param status the status
+	 * @param offset rows to skip
+	 * @param limit most rows to return
+	 * @param withPayload whether to read each row's payload and headers
+	 * @return the rows in seq order
+	 */
+	public List<StoredEvent> list(EventStatus status, int offset, int limit, boolean withPayload) {
+		MapSqlParameterSource parameters = new MapSqlParameterSource("status", status.name()).addValue("offset", offset)
+			.addValue("limit", limit)
+			.addValue("withPayload", withPayload ? 1 : 0);
+		return this.jdbc.query(this.sql.listByStatus(), parameters, this::storedEvent);
+	}
+
+	/**
+	 * Deletes one pending or DEAD row: it is never published.
+	 * @param id the row id
+	 * @return whether a pending or DEAD row with that id was deleted
+	 */
+	public boolean discard(UUID id) {
+		return this.jdbc.update(this.sql.discard(), new MapSqlParameterSource("id", this.vendor.idParameter(id))) > 0;
+	}
+
+	/**
 	 * Whether the outbox table exists in the current schema.
 	 * @param table the table name
 	 * @return whether it exists
@@ -212,6 +255,15 @@ public class OutboxStore {
 				rs.getString("message_key"), rs.getString("payload"), headers(rs.getString("headers")),
 				this.vendor.readInstant(rs, "created_at"));
 		return new ClaimedEvent(message, rs.getLong("seq"), rs.getString("transport"), rs.getInt("attempts"));
+	}
+
+	private StoredEvent storedEvent(ResultSet rs, int row) throws SQLException {
+		return new StoredEvent(UUID.fromString(rs.getString("id")), rs.getLong("seq"), rs.getString("event_type"),
+				rs.getString("transport"), rs.getString("destination"), rs.getString("message_key"),
+				rs.getString("aggregate_type"), rs.getString("aggregate_id"), EventStatus.valueOf(rs.getString("status")),
+				rs.getInt("attempts"), rs.getString("last_error"), this.vendor.readInstant(rs, "created_at"),
+				this.vendor.readInstant(rs, "available_at"), this.vendor.readNullableInstant(rs, "published_at"),
+				rs.getString("payload"), rs.getString("headers"));
 	}
 
 	private Map<String, String> headers(@Nullable String headers) {

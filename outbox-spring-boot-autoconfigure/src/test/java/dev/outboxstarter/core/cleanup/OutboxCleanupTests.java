@@ -65,6 +65,31 @@ class OutboxCleanupTests {
 		assertThat(outbox.jdbc().queryForList("SELECT status FROM " + TABLE, String.class)).containsExactly("PENDING");
 	}
 
+	@ParameterizedTest
+	@EnumSource(TestDatabase.class)
+	void onlyRowsPublishedLongerAgoThanTheRetentionAreDeleted(TestDatabase database) {
+		OutboxTestTable outbox = OutboxTestTable.prepare(database, TABLE);
+		OutboxStore store = outbox.store();
+		List<CapturedEvent> old = List.of(event("A"), event("B"), event("C"));
+		List<CapturedEvent> recent = List.of(event("D"), event("E"));
+		outbox.insert(store, Duration.ZERO, old.toArray(CapturedEvent[]::new));
+		outbox.insert(store, Duration.ZERO, recent.toArray(CapturedEvent[]::new));
+		outbox.transactions().executeWithoutResult((status) -> {
+			store.markPublished(old.stream().map(CapturedEvent::id).toList());
+			store.markPublished(recent.stream().map(CapturedEvent::id).toList());
+		});
+		outbox.jdbc().update("UPDATE " + TABLE + " SET published_at = published_at - INTERVAL '2' HOUR "
+				+ "WHERE message_key IN ('A', 'B', 'C')");
+		outbox.jdbc().update("UPDATE " + TABLE + " SET published_at = published_at - INTERVAL '10' MINUTE "
+				+ "WHERE message_key IN ('D', 'E')");
+
+		// Three rows past an hour, in batches of two: two batches.
+		assertThat(cleanup(outbox, HOUR, null).clean()).isEqualTo(3);
+
+		assertThat(outbox.jdbc().queryForList("SELECT message_key FROM " + TABLE, String.class))
+			.containsExactlyInAnyOrder("D", "E");
+	}
+
 	private static OutboxCleanup cleanup(OutboxTestTable outbox, Duration publishedRetention, Duration deadRetention) {
 		return new OutboxCleanup(outbox.store(), outbox.transactions(), publishedRetention, deadRetention, 2,
 				Duration.ofMinutes(1));

@@ -1,0 +1,185 @@
+package dev.outboxstarter.actuate;
+
+import java.time.Instant;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.UUID;
+
+import dev.outboxstarter.core.DeadEvents;
+import dev.outboxstarter.core.store.BacklogReading;
+import dev.outboxstarter.core.store.EventCount;
+import dev.outboxstarter.core.store.EventStatus;
+import dev.outboxstarter.core.store.OutboxStore;
+import dev.outboxstarter.core.store.StoredEvent;
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
+import org.jspecify.annotations.Nullable;
+
+import org.springframework.boot.actuate.endpoint.InvalidEndpointRequestException;
+import org.springframework.boot.actuate.endpoint.annotation.DeleteOperation;
+import org.springframework.boot.actuate.endpoint.annotation.Endpoint;
+import org.springframework.boot.actuate.endpoint.annotation.ReadOperation;
+import org.springframework.boot.actuate.endpoint.annotation.Selector;
+import org.springframework.boot.actuate.endpoint.annotation.WriteOperation;
+
+/**
+ * The {@code outbox} actuator endpoint: what is in the table, and the actions an operator takes on
+ * events that are stuck. Over HTTP:
+ * <ul>
+ * <li>{@code GET /actuator/outbox}: counts by status and transport, the oldest pending event's age;</li>
+ * <li>{@code GET /actuator/outbox/dead} or {@code /pending}, with {@code page} and {@code size}: the
+ * events, oldest first (payloads only with {@code outbox.endpoint.show-payload=true});</li>
+ * <li>{@code POST /actuator/outbox/{id}}: retries one DEAD event;</li>
+ * <li>{@code POST /actuator/outbox}, optionally with {@code {"eventType": "…"}}: retries every DEAD
+ * event (of that type);</li>
+ * <li>{@code DELETE /actuator/outbox/{id}}: discards one pending or DEAD event.</li>
+ * </ul>
+ */
+@Endpoint(id = "outbox")
+public class OutboxEndpoint {
+
+	private static final Log logger = LogFactory.getLog(OutboxEndpoint.class);
+
+	private static final int DEFAULT_PAGE_SIZE = 20;
+
+	private static final int MAX_PAGE_SIZE = 200;
+
+	private final OutboxStore store;
+
+	private final DeadEvents deadEvents;
+
+	private final boolean showPayload;
+
+	/**
+	 * Creates the endpoint.
+	 * @param store reads the table
+	 * @param deadEvents retries DEAD events
+	 * @param showPayload whether listed events include their payload and headers
+	 */
+	public OutboxEndpoint(OutboxStore store, DeadEvents deadEvents, boolean showPayload) {
+		this.store = store;
+		this.deadEvents = deadEvents;
+		this.showPayload = showPayload;
+	}
+
+	/**
+	 * Counts the events by status and transport.
+	 * @return the summary
+	 */
+	@ReadOperation
+	public Summary summary() {
+		Map<EventStatus, Map<String, Long>> byStatus = new TreeMap<>();
+		for (EventCount count : this.store.countByStatus()) {
+			byStatus.computeIfAbsent(count.status(), (status) -> new TreeMap<>()).put(count.transport(), count.events());
+		}
+		BacklogReading backlog = this.store.readBacklog();
+		return new Summary(backlog.pending(), backlog.dead(), backlog.oldestPendingCreatedAt(),
+				backlog.oldestPendingAge().toMillis() / 1000.0, byStatus);
+	}
+
+	/**
+	 * Lists the pending or DEAD events, oldest first, a page at a time.
+	 * @param status {@code pending} or {@code dead}
+	 * @param page the page, from 0
+	 * @param size events per page, at most 200
+	 * @return the page
+	 */
+	@ReadOperation
+	public EventsPage events(@Selector String status, @Nullable Integer page, @Nullable Integer size) {
+		EventStatus eventStatus = listableStatus(status);
+		int pageNumber = (page != null) ? page : 0;
+		int pageSize = (size != null) ? size : DEFAULT_PAGE_SIZE;
+		if (pageNumber < 0) {
+			throw new InvalidEndpointRequestException("page must be 0 or more, not " + pageNumber, "Bad page");
+		}
+		if (pageSize < 1 || pageSize > MAX_PAGE_SIZE) {
+			throw new InvalidEndpointRequestException(
+					"size must be between 1 and " + MAX_PAGE_SIZE + ", not " + pageSize, "Bad size");
+		}
+		List<StoredEvent> events = this.store.list(eventStatus, pageNumber * pageSize, pageSize, this.showPayload);
+		return new EventsPage(eventStatus, pageNumber, pageSize, events);
+	}
+
+	/**
+	 * Retries one DEAD event: it is published again, in its key's order, with a fresh set of attempts.
+	 * @param id the event's id
+	 * @return how many events were put back (0 when no DEAD event has that id)
+	 */
+	@WriteOperation
+	public ActionResult retry(@Selector UUID id) {
+		boolean retried = this.deadEvents.retry(id);
+		logger.info("Outbox endpoint: retry of DEAD event " + id + (retried ? "" : " found no DEAD event"));
+		return new ActionResult("retry", retried ? 1 : 0);
+	}
+
+	/**
+	 * Retries every DEAD event, or those of one event type.
+	 * @param eventType only events of this logical type, or {@code null} for all
+	 * @return how many events were put back
+	 */
+	@WriteOperation
+	public ActionResult retryAll(@Nullable String eventType) {
+		int retried = this.deadEvents.retryAll(eventType);
+		logger.info("Outbox endpoint: retried " + retried + " DEAD events"
+				+ ((eventType != null) ? " of type " + eventType : ""));
+		return new ActionResult("retry", retried);
+	}
+
+	/**
+	 * Discards one pending or DEAD event: it is deleted and never published.
+	 * @param id the event's id
+	 * @return how many events were discarded (0 when no pending or DEAD event has that id)
+	 */
+	@DeleteOperation
+	public ActionResult discard(@Selector UUID id) {
+		boolean discarded = this.store.discard(id);
+		logger.info("Outbox endpoint: discard of event " + id + (discarded ? "" : " found no pending or DEAD event"));
+		return new ActionResult("discard", discarded ? 1 : 0);
+	}
+
+	private static EventStatus listableStatus(String status) {
+		String name = status.toUpperCase(Locale.ROOT);
+		if (name.equals(EventStatus.PENDING.name()) || name.equals(EventStatus.DEAD.name())) {
+			return EventStatus.valueOf(name);
+		}
+		throw new InvalidEndpointRequestException("'" + status + "' is not a status that can be listed: use "
+				+ Arrays.asList("pending", "dead"), "Unknown status");
+	}
+
+	/**
+	 * What the outbox table holds.
+	 *
+	 * @param pending pending events
+	 * @param dead DEAD events
+	 * @param oldestPendingCreatedAt when the oldest pending event was written, if any is pending
+	 * @param oldestPendingAgeSeconds how long it has waited
+	 * @param events events by status, then by transport
+	 */
+	public record Summary(long pending, long dead, @Nullable Instant oldestPendingCreatedAt,
+			double oldestPendingAgeSeconds, Map<EventStatus, Map<String, Long>> events) {
+	}
+
+	/**
+	 * A page of events.
+	 *
+	 * @param status their status
+	 * @param page the page number, from 0
+	 * @param size the page size
+	 * @param events the events, oldest first
+	 */
+	public record EventsPage(EventStatus status, int page, int size, List<StoredEvent> events) {
+	}
+
+	/**
+	 * What an action did.
+	 *
+	 * @param action the action
+	 * @param events how many events it changed
+	 */
+	public record ActionResult(String action, int events) {
+	}
+
+}

@@ -1,0 +1,92 @@
+package dev.outboxstarter.actuate;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+
+import dev.outboxstarter.core.backlog.BacklogMonitor;
+import dev.outboxstarter.core.relay.OutboxRelay;
+import dev.outboxstarter.core.store.BacklogReading;
+import org.jspecify.annotations.Nullable;
+
+import org.springframework.boot.health.contributor.AbstractHealthIndicator;
+import org.springframework.boot.health.contributor.Health;
+
+/**
+ * The outbox's health, from the latest backlog reading (never a query of its own): {@code DOWN} when
+ * the oldest pending event has waited longer than allowed, when the relay has not run for longer than
+ * allowed, when there are more DEAD events than allowed (if a limit is set), or when the backlog
+ * cannot be read.
+ */
+public class OutboxHealthIndicator extends AbstractHealthIndicator {
+
+	private final BacklogMonitor backlog;
+
+	private final @Nullable OutboxRelay relay;
+
+	private final Duration maxOldestPendingAge;
+
+	private final Duration maxTimeSinceRelayRun;
+
+	private final @Nullable Long maxDeadEvents;
+
+	/**
+	 * Creates the indicator.
+	 * @param backlog the latest backlog reading
+	 * @param relay the relay, or {@code null} when this instance runs none
+	 * @param maxOldestPendingAge longest wait of the oldest pending event before DOWN
+	 * @param maxTimeSinceRelayRun longest time without a relay run before DOWN
+	 * @param maxDeadEvents most DEAD events before DOWN, or {@code null} for no limit
+	 */
+	public OutboxHealthIndicator(BacklogMonitor backlog, @Nullable OutboxRelay relay, Duration maxOldestPendingAge,
+			Duration maxTimeSinceRelayRun, @Nullable Long maxDeadEvents) {
+		super("Outbox health check failed");
+		this.backlog = backlog;
+		this.relay = relay;
+		this.maxOldestPendingAge = maxOldestPendingAge;
+		this.maxTimeSinceRelayRun = maxTimeSinceRelayRun;
+		this.maxDeadEvents = maxDeadEvents;
+	}
+
+	@Override
+	protected void doHealthCheck(Health.Builder builder) {
+		List<String> problems = new ArrayList<>();
+		BacklogMonitor.Snapshot snapshot = this.backlog.snapshot();
+		BacklogReading reading = snapshot.reading();
+		if (reading != null) {
+			Duration oldestAge = reading.oldestPendingAge();
+			builder.withDetail("pending", reading.pending())
+				.withDetail("oldestPendingAge", oldestAge.toString())
+				.withDetail("dead", reading.dead())
+				.withDetail("readAt", String.valueOf(snapshot.readAt()));
+			if (oldestAge.compareTo(this.maxOldestPendingAge) > 0) {
+				problems.add("the oldest pending event has waited " + oldestAge
+						+ ", longer than outbox.health.max-oldest-pending-age (" + this.maxOldestPendingAge + ")");
+			}
+			if (this.maxDeadEvents != null && reading.dead() > this.maxDeadEvents) {
+				problems.add(reading.dead() + " DEAD events, more than outbox.health.max-dead-events ("
+						+ this.maxDeadEvents + ")");
+			}
+		}
+		if (snapshot.error() != null) {
+			problems.add("the backlog could not be read: " + snapshot.error());
+		}
+		if (this.relay != null) {
+			Instant lastRun = this.relay.lastRun();
+			builder.withDetail("lastRelayRun", String.valueOf(lastRun));
+			Duration sinceRun = (lastRun != null) ? Duration.between(lastRun, Instant.now()) : Duration.ZERO;
+			if (sinceRun.compareTo(this.maxTimeSinceRelayRun) > 0) {
+				problems.add("the relay has not run for " + sinceRun
+						+ ", longer than outbox.health.max-time-since-relay-run (" + this.maxTimeSinceRelayRun + ")");
+			}
+		}
+		if (problems.isEmpty()) {
+			builder.up();
+		}
+		else {
+			builder.down().withDetail("problems", problems);
+		}
+	}
+
+}

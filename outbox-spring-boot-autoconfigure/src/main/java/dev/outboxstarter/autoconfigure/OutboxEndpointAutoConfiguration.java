@@ -1,0 +1,31 @@
+package dev.outboxstarter.autoconfigure;
+
+import dev.outboxstarter.actuate.OutboxEndpoint;
+import dev.outboxstarter.core.DeadEvents;
+import dev.outboxstarter.core.store.OutboxStore;
+
+import org.springframework.boot.actuate.autoconfigure.endpoint.condition.ConditionalOnAvailableEndpoint;
+import org.springframework.boot.actuate.endpoint.annotation.Endpoint;
+import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.context.annotation.Bean;
+
+/**
+ * Auto-configuration of the {@code outbox} actuator endpoint, when it is available (its access is not
+ * none and it is exposed, as for any endpoint).
+ */
+@AutoConfiguration(after = OutboxAutoConfiguration.class)
+@ConditionalOnClass({ Endpoint.class, ConditionalOnAvailableEndpoint.class })
+@ConditionalOnBean({ OutboxStore.class, DeadEvents.class })
+@ConditionalOnAvailableEndpoint(OutboxEndpoint.class)
+public final class OutboxEndpointAutoConfiguration {
+
+	@Bean
+	@ConditionalOnMissingBean
+	OutboxEndpoint outboxEndpoint(OutboxStore store, DeadEvents deadEvents, OutboxProperties properties) {
+		return new OutboxEndpoint(store, deadEvents, properties.getEndpoint().isShowPayload());
+	}
+
+}

@@ -1,0 +1,41 @@
+package dev.outboxstarter.autoconfigure;
+
+import dev.outboxstarter.core.backlog.BacklogMonitor;
+import dev.outboxstarter.core.fastpath.FastPathDispatcher;
+import dev.outboxstarter.core.publish.OutboxTransport;
+import dev.outboxstarter.metrics.FastPathMetrics;
+import dev.outboxstarter.metrics.OutboxMetrics;
+import io.micrometer.core.instrument.MeterRegistry;
+
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.context.annotation.Bean;
+
+/**
+ * Auto-configuration of the outbox's Micrometer meters, when the application has a meter registry.
+ */
+@AutoConfiguration(after = OutboxAutoConfiguration.class,
+		afterName = { "org.springframework.boot.micrometer.metrics.autoconfigure.MetricsAutoConfiguration",
+				"org.springframework.boot.micrometer.metrics.autoconfigure.CompositeMeterRegistryAutoConfiguration",
+				"org.springframework.boot.micrometer.metrics.autoconfigure.export.simple.SimpleMetricsExportAutoConfiguration" })
+@ConditionalOnClass(MeterRegistry.class)
+@ConditionalOnBean({ MeterRegistry.class, BacklogMonitor.class })
+public final class OutboxMetricsAutoConfiguration {
+
+	@Bean
+	@ConditionalOnMissingBean
+	OutboxMetrics outboxMetrics(MeterRegistry registry, ObjectProvider<OutboxTransport> transports,
+			BacklogMonitor backlog) {
+		return new OutboxMetrics(registry, transports.orderedStream().map(OutboxTransport::name).toList(), backlog);
+	}
+
+	@Bean
+	@ConditionalOnBean(FastPathDispatcher.class)
+	FastPathMetrics outboxFastPathMetrics(FastPathDispatcher fastPath) {
+		return new FastPathMetrics(fastPath);
+	}
+
+}

@@ -1,0 +1,47 @@
+package dev.outboxstarter.autoconfigure;
+
+import dev.outboxstarter.core.publish.OutboxTransportDecorator;
+import dev.outboxstarter.core.store.OutboxStore;
+import dev.outboxstarter.tracing.ObservedOutboxTransport;
+import dev.outboxstarter.tracing.TraceContextHeaders;
+import io.micrometer.observation.ObservationRegistry;
+import io.micrometer.tracing.Tracer;
+import io.micrometer.tracing.propagation.Propagator;
+
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+
+/**
+ * Auto-configuration of the {@code outbox.publish} observation around every send and, with Micrometer
+ * Tracing, of the trace context stored with each event at capture and continued when it is published.
+ */
+@AutoConfiguration(after = OutboxAutoConfiguration.class,
+		afterName = { "org.springframework.boot.micrometer.observation.autoconfigure.ObservationAutoConfiguration",
+				"org.springframework.boot.micrometer.tracing.autoconfigure.MicrometerTracingAutoConfiguration" })
+@ConditionalOnClass(ObservationRegistry.class)
+@ConditionalOnBean({ ObservationRegistry.class, OutboxStore.class })
+public final class OutboxObservationAutoConfiguration {
+
+	@Bean
+	OutboxTransportDecorator outboxObservationDecorator(ObservationRegistry registry,
+			ObjectProvider<TraceContextHeaders> traceHeaders) {
+		return (transport) -> new ObservedOutboxTransport(transport, registry, traceHeaders.getIfAvailable());
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	@ConditionalOnClass(Tracer.class)
+	@ConditionalOnBean({ Tracer.class, Propagator.class })
+	static class TracingConfiguration {
+
+		@Bean
+		TraceContextHeaders outboxTraceContextHeaders(Tracer tracer, Propagator propagator) {
+			return new TraceContextHeaders(tracer, propagator);
+		}
+
+	}
+
+}

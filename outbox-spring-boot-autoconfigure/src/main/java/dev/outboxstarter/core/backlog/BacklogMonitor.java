@@ -1,0 +1,139 @@
+package dev.outboxstarter.core.backlog;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+
+import dev.outboxstarter.core.store.BacklogReading;
+import dev.outboxstarter.core.store.OutboxStore;
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
+import org.jspecify.annotations.Nullable;
+
+import org.springframework.context.SmartLifecycle;
+import org.springframework.core.NestedExceptionUtils;
+
+/**
+ * Reads the backlog (pending and DEAD rows, the oldest pending row's age) with one statement every
+ * refresh interval, on its own thread, and keeps the latest reading for the gauges, the health
+ * indicator and anything else that asks: however often they ask, the database sees one query per
+ * interval per instance.
+ */
+public class BacklogMonitor implements SmartLifecycle {
+
+	private static final Log logger = LogFactory.getLog(BacklogMonitor.class);
+
+	private final OutboxStore store;
+
+	private final Duration refreshInterval;
+
+	private volatile Snapshot snapshot = new Snapshot(null, null, null, Duration.ZERO);
+
+	private volatile boolean running;
+
+	private ScheduledExecutorService scheduler;
+
+	/**
+	 * Creates the monitor.
+	 * @param store reads the backlog
+	 * @param refreshInterval pause between readings
+	 */
+	public BacklogMonitor(OutboxStore store, Duration refreshInterval) {
+		this.store = store;
+		this.refreshInterval = refreshInterval;
+	}
+
+	/**
+	 * The latest state.
+	 * @return the snapshot
+	 */
+	public Snapshot snapshot() {
+		return this.snapshot;
+	}
+
+	/**
+	 * Reads the backlog now.
+	 * @return the new snapshot
+	 */
+	public Snapshot refresh() {
+		Snapshot previous = this.snapshot;
+		long before = System.currentTimeMillis();
+		try {
+			BacklogReading reading = this.store.readBacklog();
+			long after = System.currentTimeMillis();
+			// The database read its clock about halfway through the round trip.
+			Duration clockOffset = Duration.ofMillis(reading.databaseNow().toEpochMilli() - (before + after) / 2);
+			this.snapshot = new Snapshot(reading, Instant.ofEpochMilli(after), null, clockOffset);
+		}
+		catch (RuntimeException ex) {
+			String error = NestedExceptionUtils.getMostSpecificCause(ex).toString();
+			this.snapshot = new Snapshot(previous.reading(), previous.readAt(), error, previous.databaseClockOffset());
+			logger.warn("Could not read the outbox backlog: " + error);
+		}
+		return this.snapshot;
+	}
+
+	@Override
+	public void start() {
+		this.running = true;
+		refresh();
+		this.scheduler = Executors.newSingleThreadScheduledExecutor((task) -> {
+			Thread thread = new Thread(task, "outbox-backlog");
+			thread.setDaemon(true);
+			return thread;
+		});
+		long millis = this.refreshInterval.toMillis();
+		this.scheduler.scheduleWithFixedDelay(this::refresh, millis, millis, TimeUnit.MILLISECONDS);
+	}
+
+	@Override
+	public void stop() {
+		this.running = false;
+		this.scheduler.shutdownNow();
+	}
+
+	@Override
+	public boolean isRunning() {
+		return this.running;
+	}
+
+	/**
+	 * What the monitor knows.
+	 *
+	 * @param reading the latest successful reading, or {@code null} before the first
+	 * @param readAt when it was taken, on this application's clock
+	 * @param error why the latest attempt failed, or {@code null} when it succeeded
+	 * @param databaseClockOffset how far the database clock is ahead of this application's
+	 */
+	public record Snapshot(@Nullable BacklogReading reading, @Nullable Instant readAt, @Nullable String error,
+			Duration databaseClockOffset) {
+
+		/**
+		 * Pending rows.
+		 * @return the count, or NaN before the first reading
+		 */
+		public double pending() {
+			return (this.reading != null) ? this.reading.pending() : Double.NaN;
+		}
+
+		/**
+		 * DEAD rows.
+		 * @return the count, or NaN before the first reading
+		 */
+		public double dead() {
+			return (this.reading != null) ? this.reading.dead() : Double.NaN;
+		}
+
+		/**
+		 * The age of the oldest pending row.
+		 * @return the age in seconds, or NaN before the first reading
+		 */
+		public double oldestPendingAgeSeconds() {
+			return (this.reading != null) ? this.reading.oldestPendingAge().toMillis() / 1000.0 : Double.NaN;
+		}
+
+	}
+
+}

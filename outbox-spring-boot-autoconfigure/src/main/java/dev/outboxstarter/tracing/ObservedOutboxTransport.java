@@ -1,0 +1,91 @@
+package dev.outboxstarter.tracing;
+
+import java.util.concurrent.CompletableFuture;
+
+import dev.outboxstarter.core.publish.OutboxMessage;
+import dev.outboxstarter.core.publish.OutboxTransport;
+import io.micrometer.observation.Observation;
+import io.micrometer.observation.ObservationRegistry;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * Publishes each message inside an {@code outbox.publish} observation that continues the trace stored
+ * with the event, and sends the message with that observation's trace context, so consumers continue
+ * the same trace. The observation ends with the acknowledgement.
+ */
+public class ObservedOutboxTransport implements OutboxTransport {
+
+	/** The observation's name, and so its timer's. */
+	public static final String OBSERVATION_NAME = "outbox.publish";
+
+	private final OutboxTransport transport;
+
+	private final ObservationRegistry registry;
+
+	private final @Nullable TraceContextHeaders traceHeaders;
+
+	/**
+	 * Wraps a transport.
+	 * @param transport the transport
+	 * @param registry the observation registry
+	 * @param traceHeaders puts the publishing span's context into the sent headers, or {@code null}
+	 * without tracing
+	 */
+	public ObservedOutboxTransport(OutboxTransport transport, ObservationRegistry registry,
+			@Nullable TraceContextHeaders traceHeaders) {
+		this.transport = transport;
+		this.registry = registry;
+		this.traceHeaders = traceHeaders;
+	}
+
+	@Override
+	public String name() {
+		return this.transport.name();
+	}
+
+	@Override
+	public boolean keepsKeyOrder() {
+		return this.transport.keepsKeyOrder();
+	}
+
+	@Override
+	public CompletableFuture<?> send(OutboxMessage message) {
+		Observation observation = Observation
+			.createNotStarted(OBSERVATION_NAME, () -> new OutboxPublishContext(message, name()), this.registry)
+			.lowCardinalityKeyValue("outbox.transport", name())
+			.lowCardinalityKeyValue("outbox.event.type", message.eventType())
+			.highCardinalityKeyValue("outbox.destination", message.destination())
+			.highCardinalityKeyValue("outbox.message.id", message.id().toString())
+			.start();
+		CompletableFuture<?> acknowledgement;
+		try (Observation.Scope scope = observation.openScope()) {
+			acknowledgement = this.transport.send(outgoing(message));
+		}
+		catch (RuntimeException ex) {
+			observation.error(ex);
+			observation.stop();
+			throw ex;
+		}
+		return acknowledgement.whenComplete((result, failure) -> {
+			if (failure != null) {
+				observation.error(failure);
+			}
+			observation.stop();
+		});
+	}
+
+	private OutboxMessage outgoing(OutboxMessage message) {
+		if (this.traceHeaders == null) {
+			return message;
+		}
+		return new OutboxMessage(message.id(), message.eventType(), message.aggregateType(), message.aggregateId(),
+				message.destination(), message.key(), message.payload(), this.traceHeaders.continued(message.headers()),
+				message.occurredAt());
+	}
+
+	@Override
+	public String toString() {
+		return "observed " + this.transport;
+	}
+
+}

@@ -1,0 +1,42 @@
+package dev.outboxstarter.autoconfigure;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+
+import org.junit.jupiter.api.Test;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
+
+import org.springframework.core.io.ClassPathResource;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Every {@code outbox.*} property is documented where users look: in the generated configuration
+ * metadata (IDE completion) with a description, and in the README's configuration table.
+ */
+class ConfigurationMetadataTests {
+
+	@Test
+	void everyPropertyHasADescriptionInTheMetadataAndARowInTheReadme() throws IOException {
+		JsonNode metadata;
+		try (InputStream in = new ClassPathResource("META-INF/spring-configuration-metadata.json").getInputStream()) {
+			metadata = JsonMapper.builder().build().readTree(in);
+		}
+		List<JsonNode> properties = metadata.get("properties")
+			.valueStream()
+			.filter((property) -> property.get("name").asString().startsWith("outbox."))
+			.toList();
+		assertThat(properties).hasSizeGreaterThan(30);
+		String readme = Files.readString(Path.of("..", "README.md"));
+		assertThat(properties).allSatisfy((property) -> {
+			String name = property.get("name").asString();
+			assertThat(property.path("description").asString()).as("description of %s", name).isNotBlank();
+			assertThat(readme).as("README configuration row for %s", name).contains("| `" + name);
+		});
+	}
+
+}

@@ -1,0 +1,132 @@
+package dev.outboxstarter.it;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.UUID;
+
+import dev.outboxstarter.actuate.OutboxEndpoint;
+import dev.outboxstarter.actuate.OutboxEndpoint.EventsPage;
+import dev.outboxstarter.core.Outbox;
+import dev.outboxstarter.core.store.EventStatus;
+import dev.outboxstarter.core.store.StoredEvent;
+import dev.outboxstarter.it.KeyedSteps.Step;
+import dev.outboxstarter.it.orders.OrdersTestApplication;
+import dev.outboxstarter.testsupport.TestDatabase;
+import org.junit.jupiter.api.Test;
+
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.boot.actuate.endpoint.InvalidEndpointRequestException;
+import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.context.annotation.Import;
+import org.springframework.test.context.DynamicPropertyRegistry;
+import org.springframework.test.context.DynamicPropertySource;
+import org.springframework.transaction.support.TransactionTemplate;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * The {@code outbox} endpoint lists DEAD events (without their payload unless configured), retries one
+ * once its cause is fixed, which delivers it, and discards another, which is then gone.
+ */
+@SpringBootTest(classes = OrdersTestApplication.class,
+		properties = { "test.topic=unused", "outbox.table-name=" + OutboxEndpointIntegrationTests.TABLE,
+				"outbox.relay.poll-interval=100ms", "outbox.retry.initial-delay=100ms", "outbox.retry.max-delay=100ms",
+				"outbox.retry.jitter=0", "outbox.retry.max-attempts=2",
+				"management.endpoints.web.exposure.include=health,outbox" })
+@Import(KeyedSteps.class)
+class OutboxEndpointIntegrationTests {
+
+	static final String TABLE = "outbox_it_endpoint";
+
+	static {
+		TestDatabase.POSTGRESQL.dropTable(TABLE);
+	}
+
+	@Autowired
+	private OutboxEndpoint endpoint;
+
+	@Autowired
+	private Outbox outbox;
+
+	@Autowired
+	private TransactionTemplate transactions;
+
+	@Autowired
+	private KeyedSteps steps;
+
+	@DynamicPropertySource
+	static void services(DynamicPropertyRegistry registry) {
+		TestDatabase.POSTGRESQL.register(registry);
+	}
+
+	@Test
+	void deadEventsAreListedWithoutPayloadRetriedIntoDeliveryOrDiscarded() {
+		String toRetry = "retry-" + UUID.randomUUID();
+		String toDiscard = "discard-" + UUID.randomUUID();
+		this.transactions.executeWithoutResult((status) -> {
+			this.outbox.publish(new Step(toRetry, 1, true));
+			this.outbox.publish(new Step(toDiscard, 1, true));
+		});
+		List<StoredEvent> dead = await().atMost(Duration.ofSeconds(10))
+			.until(() -> deadOf(toRetry, toDiscard), (events) -> events.size() == 2);
+		assertThat(dead).allSatisfy((event) -> {
+			assertThat(event.status()).isEqualTo(EventStatus.DEAD);
+			assertThat(event.eventType()).isEqualTo("Step");
+			assertThat(event.transport()).isEqualTo("local");
+			assertThat(event.destination()).isEqualTo("steps");
+			assertThat(event.attempts()).isEqualTo(2);
+			assertThat(event.lastError()).contains("is poisoned");
+			assertThat(event.payload()).as("payload hidden by default").isNull();
+			assertThat(event.headers()).isNull();
+		});
+		OutboxEndpoint.Summary summary = this.endpoint.summary();
+		assertThat(summary.dead()).isGreaterThanOrEqualTo(2);
+		assertThat(summary.events().get(EventStatus.DEAD)).containsKey("local");
+
+		this.steps.healed.add(toRetry);
+		StoredEvent retried = dead.stream().filter((event) -> toRetry.equals(event.key())).findFirst().orElseThrow();
+		assertThat(this.endpoint.retry(retried.id()).events()).isEqualTo(1);
+		await().atMost(Duration.ofSeconds(10)).until(() -> this.steps.handledOf(toRetry).equals(List.of(toRetry + "#1")));
+		assertThat(this.endpoint.retry(retried.id()).events()).as("no longer DEAD").isZero();
+
+		StoredEvent discarded = dead.stream().filter((event) -> toDiscard.equals(event.key())).findFirst().orElseThrow();
+		assertThat(this.endpoint.discard(discarded.id()).events()).isEqualTo(1);
+		assertThat(deadOf(toRetry, toDiscard)).isEmpty();
+		assertThat(this.endpoint.discard(discarded.id()).events()).as("already gone").isZero();
+		assertThat(this.steps.handledOf(toDiscard)).isEmpty();
+	}
+
+	@Test
+	void retryAllOfOneTypePutsBackOnlyThatType() {
+		String key = "all-" + UUID.randomUUID();
+		this.transactions.executeWithoutResult((status) -> this.outbox.publish(new Step(key, 1, true)));
+		await().atMost(Duration.ofSeconds(10)).until(() -> deadOf(key).size() == 1);
+		assertThat(this.endpoint.retryAll("NoSuchType").events()).isZero();
+		this.steps.healed.add(key);
+		assertThat(this.endpoint.retryAll("Step").events()).isGreaterThanOrEqualTo(1);
+		await().atMost(Duration.ofSeconds(10)).until(() -> this.steps.handledOf(key).equals(List.of(key + "#1")));
+	}
+
+	@Test
+	void badListingRequestsAreRefusedWithWhatToDo() {
+		assertThatExceptionOfType(InvalidEndpointRequestException.class)
+			.isThrownBy(() -> this.endpoint.events("published", null, null))
+			.withMessageContaining("'published' is not a status that can be listed")
+			.withMessageContaining("pending");
+		assertThatExceptionOfType(InvalidEndpointRequestException.class)
+			.isThrownBy(() -> this.endpoint.events("dead", 0, 1000))
+			.withMessageContaining("size must be between 1 and 200");
+		assertThatExceptionOfType(InvalidEndpointRequestException.class)
+			.isThrownBy(() -> this.endpoint.events("dead", -1, null))
+			.withMessageContaining("page must be 0 or more");
+	}
+
+	private List<StoredEvent> deadOf(String... keys) {
+		List<String> wanted = List.of(keys);
+		EventsPage page = this.endpoint.events("dead", 0, 200);
+		return page.events().stream().filter((event) -> wanted.contains(event.key())).toList();
+	}
+
+}

@@ -1,0 +1,130 @@
+package dev.outboxstarter.sample;
+
+import java.math.BigDecimal;
+import java.time.Duration;
+import java.util.Map;
+import java.util.UUID;
+
+import org.junit.jupiter.api.Test;
+
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.boot.micrometer.metrics.test.autoconfigure.AutoConfigureMetrics;
+import org.springframework.boot.resttestclient.autoconfigure.AutoConfigureRestTestClient;
+import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.boot.test.context.SpringBootTest.WebEnvironment;
+import org.springframework.http.MediaType;
+import org.springframework.test.web.servlet.client.RestTestClient;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * The outbox's operations side over the sample's real HTTP server, as an operator reaches it: health,
+ * metrics, Prometheus and the {@code outbox} endpoint's reads and actions.
+ */
+@SpringBootTest(webEnvironment = WebEnvironment.RANDOM_PORT)
+@AutoConfigureRestTestClient
+@AutoConfigureMetrics
+class OperationsOverHttpSampleTests {
+
+	@Autowired
+	private RestTestClient http;
+
+	@Test
+	void healthMetricsPrometheusAndTheOutboxEndpointAnswerOverHttp() {
+		this.http.post()
+			.uri("/orders")
+			.contentType(MediaType.APPLICATION_JSON)
+			.body(Map.of("customer", "ops", "amount", new BigDecimal("1.00")))
+			.exchange()
+			.expectStatus()
+			.isCreated();
+		await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(50)).untilAsserted(() -> {
+			String published = this.http.get()
+				.uri("/actuator/prometheus")
+				.exchange()
+				.expectStatus()
+				.isOk()
+				.expectBody(String.class)
+				.returnResult()
+				.getResponseBody();
+			assertThat(published).contains("outbox_events_published_total{path=\"fast\",transport=\"kafka\"}")
+				.contains("outbox_backlog_pending ")
+				.contains("outbox_publish_latency_seconds_bucket");
+		});
+
+		this.http.get()
+			.uri("/actuator/health")
+			.exchange()
+			.expectStatus()
+			.isOk()
+			.expectBody()
+			.jsonPath("$.components.outbox.status")
+			.isEqualTo("UP")
+			.jsonPath("$.components.outbox.details.dead")
+			.isEqualTo(0);
+		this.http.get()
+			.uri("/actuator/metrics/outbox.events.captured")
+			.exchange()
+			.expectStatus()
+			.isOk()
+			.expectBody()
+			.jsonPath("$.measurements[0].value")
+			.value(Number.class, (value) -> assertThat(value.doubleValue()).isPositive());
+
+		this.http.get()
+			.uri("/actuator/outbox")
+			.exchange()
+			.expectStatus()
+			.isOk()
+			.expectBody()
+			.jsonPath("$.dead")
+			.isEqualTo(0)
+			.jsonPath("$.events.PUBLISHED.kafka")
+			.value(Number.class, (value) -> assertThat(value.longValue()).isPositive());
+		this.http.get()
+			.uri("/actuator/outbox/dead?page=0&size=10")
+			.exchange()
+			.expectStatus()
+			.isOk()
+			.expectBody()
+			.jsonPath("$.status")
+			.isEqualTo("DEAD")
+			.jsonPath("$.events")
+			.isArray();
+		this.http.get()
+			.uri("/actuator/outbox/published")
+			.exchange()
+			.expectStatus()
+			.isBadRequest();
+		this.http.post()
+			.uri("/actuator/outbox")
+			.contentType(MediaType.APPLICATION_JSON)
+			.body("{}")
+			.exchange()
+			.expectStatus()
+			.isOk()
+			.expectBody()
+			.jsonPath("$.action")
+			.isEqualTo("retry")
+			.jsonPath("$.events")
+			.isEqualTo(0);
+		this.http.post()
+			.uri("/actuator/outbox/{id}", UUID.randomUUID())
+			.exchange()
+			.expectStatus()
+			.isOk()
+			.expectBody()
+			.jsonPath("$.events")
+			.isEqualTo(0);
+		this.http.delete()
+			.uri("/actuator/outbox/{id}", UUID.randomUUID())
+			.exchange()
+			.expectStatus()
+			.isOk()
+			.expectBody()
+			.jsonPath("$.action")
+			.isEqualTo("discard");
+	}
+
+}
