@@ -6,6 +6,9 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicInteger;
 
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
 import org.springframework.stereotype.Component;
 
 /**
@@ -15,6 +18,8 @@ import org.springframework.stereotype.Component;
  */
 @Component
 public class ReceivedEvents {
+
+	private static final Logger logger = LoggerFactory.getLogger(ReceivedEvents.class);
 
 	private final List<ReceivedEvent> events = new CopyOnWriteArrayList<>();
 
@@ -33,6 +38,10 @@ public class ReceivedEvents {
 				event.payload(), event.partition(), event.offset(), event.receivedAt(), true) : event;
 		if (duplicate) {
 			this.duplicates.incrementAndGet();
+			logger.warn("Duplicate {} {} for key {}", event.eventType(), event.messageId(), event.key());
+		}
+		else {
+			logger.debug("Received {} {} for key {}", event.eventType(), event.messageId(), event.key());
 		}
 		this.events.add(recorded);
 		return recorded;

@@ -5,6 +5,7 @@ import org.apache.kafka.clients.admin.NewTopic;
 import org.springframework.beans.factory.annotation.Value;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.context.annotation.Profile;
 import org.springframework.kafka.config.TopicBuilder;
 
 /**
@@ -12,6 +13,7 @@ import org.springframework.kafka.config.TopicBuilder;
  * {@code KafkaAdmin} creates every {@link NewTopic} bean).
  */
 @Configuration(proxyBeanMethods = false)
+@Profile("!rabbit")
 class KafkaTopicConfiguration {
 
 	@Bean

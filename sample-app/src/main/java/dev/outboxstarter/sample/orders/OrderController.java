@@ -21,7 +21,7 @@ import org.springframework.web.server.ResponseStatusException;
  * <li>{@code POST /orders} {@code {"customer": "alice", "amount": 42.50}}: places an order</li>
  * <li>{@code POST /orders/{id}/pay}: pays it</li>
  * <li>{@code POST /orders/{id}/cancel} (optional body {@code {"reason": "..."}}): cancels it</li>
- * <li>{@code GET /orders}: lists the orders</li>
+ * <li>{@code GET /orders}: lists the orders; {@code GET /orders/count} counts them</li>
  * </ul>
  */
 @RestController
@@ -54,6 +54,11 @@ public class OrderController {
 	@PostMapping("/{id}/cancel")
 	public OrderView cancel(@PathVariable UUID id, @RequestBody(required = false) CancelOrder request) {
 		return OrderView.of(this.service.cancel(id, (request != null) ? request.reason() : null));
+	}
+
+	@GetMapping("/count")
+	public long count() {
+		return this.service.count();
 	}
 
 	@GetMapping

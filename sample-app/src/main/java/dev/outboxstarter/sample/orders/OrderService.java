@@ -70,4 +70,9 @@ public class OrderService {
 		return this.orders.findById(id).orElseThrow(() -> new OrderNotFoundException(id));
 	}
 
+	@Transactional(readOnly = true)
+	public long count() {
+		return this.orders.count();
+	}
+
 }
