@@ -10,7 +10,6 @@ import java.util.stream.Collectors;
 import javax.sql.DataSource;
 
 import dev.outboxstarter.autoconfigure.OutboxProperties.Ordering;
-import dev.outboxstarter.autoconfigure.OutboxProperties.Schema.Mode;
 import dev.outboxstarter.core.DeadEvents;
 import dev.outboxstarter.core.Outbox;
 import dev.outboxstarter.core.OutboxEventRouter;
@@ -32,10 +31,7 @@ import dev.outboxstarter.core.publish.OutboxTransportDecorator;
 import dev.outboxstarter.core.relay.OutboxRelay;
 import dev.outboxstarter.core.retry.RetryPolicy;
 import dev.outboxstarter.core.retry.StoredDeadEvents;
-import dev.outboxstarter.core.schema.ExistingOutboxTableCheck;
-import dev.outboxstarter.core.schema.FlywayOutboxSchemaInitializer;
 import dev.outboxstarter.core.schema.OutboxSchemaInitializer;
-import dev.outboxstarter.core.schema.ScriptOutboxSchemaInitializer;
 import dev.outboxstarter.core.store.DatabaseVendor;
 import dev.outboxstarter.core.store.OutboxStatements;
 import dev.outboxstarter.core.store.OutboxStore;
@@ -57,7 +53,6 @@ import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.jdbc.datasource.DataSourceTransactionManager;
 import org.springframework.transaction.TransactionDefinition;
 import org.springframework.transaction.support.TransactionTemplate;
-import org.springframework.util.ClassUtils;
 
 /**
  * Auto-configuration of the outbox: capture of events into the application's transactions, the
@@ -84,24 +79,8 @@ public final class OutboxAutoConfiguration {
 	@ConditionalOnMissingBean
 	OutboxSchemaInitializer outboxSchemaInitializer(DataSource dataSource, OutboxStore store,
 			OutboxProperties properties, ResourceLoader resourceLoader) {
-		boolean flywayPresent = ClassUtils.isPresent("org.flywaydb.core.Flyway", resourceLoader.getClassLoader());
-		String table = properties.getTableName();
-		Mode mode = properties.getSchema().getMode();
-		if (mode == Mode.AUTO) {
-			mode = flywayPresent ? Mode.FLYWAY : Mode.SCRIPTS;
-		}
-		return switch (mode) {
-			case FLYWAY -> {
-				if (!flywayPresent) {
-					throw new IllegalStateException("outbox.schema.mode=flyway, but Flyway is not on the classpath: "
-							+ "add org.flywaydb:flyway-core (and its module for your database), or set "
-							+ "outbox.schema.mode to scripts or none");
-				}
-				yield new FlywayOutboxSchemaInitializer(dataSource, store.vendor(), table);
-			}
-			case SCRIPTS -> new ScriptOutboxSchemaInitializer(dataSource, store.vendor(), store, table);
-			default -> new ExistingOutboxTableCheck(store, store.vendor(), table);
-		};
+		return SchemaInitializers.forTable(properties.getSchema().getMode(), dataSource, store,
+				store.vendor().migrationLocation(), "outbox", properties.getTableName(), resourceLoader);
 	}
 
 	@Bean

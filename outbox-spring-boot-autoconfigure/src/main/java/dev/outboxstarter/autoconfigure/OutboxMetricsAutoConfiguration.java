@@ -4,12 +4,14 @@ import dev.outboxstarter.core.backlog.BacklogMonitor;
 import dev.outboxstarter.core.fastpath.FastPathDispatcher;
 import dev.outboxstarter.core.publish.OutboxTransport;
 import dev.outboxstarter.metrics.FastPathMetrics;
+import dev.outboxstarter.metrics.InboxMetrics;
 import dev.outboxstarter.metrics.OutboxMetrics;
 import io.micrometer.core.instrument.MeterRegistry;
 
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.context.annotation.Bean;
@@ -30,6 +32,13 @@ public final class OutboxMetricsAutoConfiguration {
 	OutboxMetrics outboxMetrics(MeterRegistry registry, ObjectProvider<OutboxTransport> transports,
 			BacklogMonitor backlog) {
 		return new OutboxMetrics(registry, transports.orderedStream().map(OutboxTransport::name).toList(), backlog);
+	}
+
+	@Bean
+	@ConditionalOnMissingBean
+	@ConditionalOnBooleanProperty("outbox.inbox.enabled")
+	InboxMetrics outboxInboxMetrics(MeterRegistry registry) {
+		return new InboxMetrics(registry);
 	}
 
 	@Bean

@@ -78,6 +78,8 @@ public class OutboxProperties {
 
 	private final Endpoint endpoint;
 
+	private final Inbox inbox;
+
 	/**
 	 * Routes by fully qualified event class name, for event types that cannot be annotated with
 	 * '@OutboxEvent' or to override the annotation.
@@ -91,7 +93,7 @@ public class OutboxProperties {
 			@DefaultValue("10s") Duration shutdownTimeout, @DefaultValue FastPath fastPath, @DefaultValue Relay relay,
 			@DefaultValue Retry retry, @DefaultValue Schema schema, @DefaultValue Cleanup cleanup,
 			@DefaultValue Backlog backlog, @DefaultValue Health health, @DefaultValue Endpoint endpoint,
-			@Nullable Map<String, Route> routes) {
+			@DefaultValue Inbox inbox, @Nullable Map<String, Route> routes) {
 		checkTableName(tableName);
 		Assert.isTrue(maxPayloadSize.toBytes() > 0, "outbox.max-payload-size must be positive");
 		Assert.hasText(defaultTransport, "outbox.default-transport must not be empty");
@@ -116,6 +118,7 @@ public class OutboxProperties {
 		this.backlog = backlog;
 		this.health = health;
 		this.endpoint = endpoint;
+		this.inbox = inbox;
 		this.routes = (routes != null) ? Map.copyOf(routes) : Map.of();
 	}
 
@@ -194,6 +197,10 @@ public class OutboxProperties {
 
 	public Endpoint getEndpoint() {
 		return this.endpoint;
+	}
+
+	public Inbox getInbox() {
+		return this.inbox;
 	}
 
 	public Map<String, Route> getRoutes() {
@@ -527,6 +534,104 @@ public class OutboxProperties {
 
 		public boolean isShowPayload() {
 			return this.showPayload;
+		}
+
+	}
+
+	/**
+	 * The consumer-side inbox: processed message ids, so that '@IdempotentConsumer' listeners process
+	 * each outbox message once.
+	 */
+	public static class Inbox {
+
+		/**
+		 * Whether the inbox table is created and '@IdempotentConsumer' listeners deduplicate.
+		 */
+		private final boolean enabled;
+
+		/**
+		 * Name of the inbox table, a plain SQL identifier. Created the way outbox.schema.mode says.
+		 */
+		private final String tableName;
+
+		/**
+		 * How long processed message ids are kept. Longer than any redelivery can come late: the
+		 * topic's retention for a consumer group that may rewind, the longest broker outage otherwise.
+		 */
+		private final Duration retention;
+
+		/**
+		 * What '@IdempotentConsumer' listeners do with a message that has no outbox-message-id
+		 * header: 'refuse' it (not retried), or 'process' it without deduplication.
+		 */
+		private final MissingMessageId missingMessageId;
+
+		/**
+		 * Pause between deletions of expired ids.
+		 */
+		private final Duration cleanupInterval;
+
+		/**
+		 * Most expired ids deleted in one transaction.
+		 */
+		private final int cleanupBatchSize;
+
+		public Inbox(@DefaultValue("false") boolean enabled, @DefaultValue("outbox_inbox") String tableName,
+				@DefaultValue("14d") Duration retention, @DefaultValue("refuse") MissingMessageId missingMessageId,
+				@DefaultValue("1h") Duration cleanupInterval, @DefaultValue("1000") int cleanupBatchSize) {
+			try {
+				OutboxStatements.checkTableName(tableName);
+			}
+			catch (IllegalArgumentException ex) {
+				throw new IllegalArgumentException("outbox.inbox.table-name: " + ex.getMessage());
+			}
+			checkPositive(retention, "outbox.inbox.retention");
+			checkPositive(cleanupInterval, "outbox.inbox.cleanup-interval");
+			Assert.isTrue(cleanupBatchSize > 0 && cleanupBatchSize <= 10000,
+					"outbox.inbox.cleanup-batch-size must be between 1 and 10000");
+			this.enabled = enabled;
+			this.tableName = tableName;
+			this.retention = retention;
+			this.missingMessageId = missingMessageId;
+			this.cleanupInterval = cleanupInterval;
+			this.cleanupBatchSize = cleanupBatchSize;
+		}
+
+		public boolean isEnabled() {
+			return this.enabled;
+		}
+
+		public String getTableName() {
+			return this.tableName;
+		}
+
+		public Duration getRetention() {
+			return this.retention;
+		}
+
+		public MissingMessageId getMissingMessageId() {
+			return this.missingMessageId;
+		}
+
+		public Duration getCleanupInterval() {
+			return this.cleanupInterval;
+		}
+
+		public int getCleanupBatchSize() {
+			return this.cleanupBatchSize;
+		}
+
+		/**
+		 * What to do with a message without an outbox message id.
+		 */
+		public enum MissingMessageId {
+
+			/** Refuse it with an error that is not retried. */
+			REFUSE,
+
+			/** Process it, without deduplication. */
+			PROCESS
+
 		}
 
 	}

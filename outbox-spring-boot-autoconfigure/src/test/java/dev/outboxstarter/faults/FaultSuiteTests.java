@@ -105,6 +105,17 @@ class FaultSuiteTests {
 					+ afterPoison.stream().filter((row) -> verification.receivedIds.contains(row.id())).count());
 			assertThat(afterPoison).as("later events of the poison's key").isNotEmpty();
 			assertThat(afterPoison).allMatch((row) -> verification.receivedIds.contains(row.id()));
+
+			// The consumer side: through the inbox, the delivered duplicates have no second effect.
+			FaultInboxConsumer.Outcome consumed = FaultInboxConsumer.process(database, verification.messages);
+			System.out.println("[" + run.name + "] inbox consumer (2 instances, every delivered message each): "
+					+ consumed.effects() + " effects for " + verification.committed.size() + " committed events; "
+					+ consumed.duplicatesSkipped() + " duplicates skipped of " + 2 * verification.messages.size()
+					+ " deliveries");
+			assertThat(consumed.effects()).as("consumer-side effects").isEqualTo(verification.committed.size());
+			assertThat(consumed.distinctEffects()).isEqualTo(verification.committed.size());
+			assertThat(consumed.duplicatesSkipped())
+				.isEqualTo(2 * verification.messages.size() - verification.committed.size());
 		}
 		finally {
 			run.close();

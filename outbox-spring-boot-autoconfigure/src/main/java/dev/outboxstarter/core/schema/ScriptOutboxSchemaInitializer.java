@@ -19,8 +19,8 @@ import org.springframework.core.io.support.PathMatchingResourcePatternResolver;
 import org.springframework.jdbc.datasource.init.ResourceDatabasePopulator;
 
 /**
- * Creates the outbox table from the shipped SQL scripts when it does not exist, for applications
- * without Flyway. An existing table is left as it is.
+ * Creates the outbox (or inbox) table from the shipped SQL scripts when it does not exist, for
+ * applications without Flyway. An existing table is left as it is.
  */
 public class ScriptOutboxSchemaInitializer extends OutboxSchemaInitializer {
 
@@ -28,15 +28,22 @@ public class ScriptOutboxSchemaInitializer extends OutboxSchemaInitializer {
 
 	private final DataSource dataSource;
 
-	private final DatabaseVendor vendor;
+	private final String location;
 
 	private final OutboxStore store;
 
 	private final String table;
 
-	public ScriptOutboxSchemaInitializer(DataSource dataSource, DatabaseVendor vendor, OutboxStore store, String table) {
+	/**
+	 * Creates the initializer.
+	 * @param dataSource the data source
+	 * @param location the scripts, e.g. {@link DatabaseVendor#migrationLocation()}
+	 * @param store tells whether the table exists
+	 * @param table the table they create, put into their {@code ${table}} placeholder
+	 */
+	public ScriptOutboxSchemaInitializer(DataSource dataSource, String location, OutboxStore store, String table) {
 		this.dataSource = dataSource;
-		this.vendor = vendor;
+		this.location = location;
 		this.store = store;
 		this.table = table;
 	}
@@ -57,7 +64,7 @@ public class ScriptOutboxSchemaInitializer extends OutboxSchemaInitializer {
 	private Resource[] scripts() {
 		try {
 			Resource[] scripts = new PathMatchingResourcePatternResolver(getClass().getClassLoader())
-				.getResources(this.vendor.migrationLocation() + "/V*__*.sql");
+				.getResources(this.location + "/V*__*.sql");
 			Arrays.sort(scripts, Comparator.comparingInt(ScriptOutboxSchemaInitializer::version));
 			return scripts;
 		}

@@ -55,6 +55,14 @@ public enum DatabaseVendor {
 	}
 
 	/**
+	 * Where the inbox's migrations for this database are.
+	 * @return a classpath location
+	 */
+	public String inboxMigrationLocation() {
+		return "classpath:db/outbox/inbox-migration/" + this.folder;
+	}
+
+	/**
 	 * Detects the vendor from the database the data source connects to.
 	 * @param dataSource the outbox data source
 	 * @return the vendor

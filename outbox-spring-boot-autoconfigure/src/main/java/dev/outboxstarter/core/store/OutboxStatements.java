@@ -86,7 +86,7 @@ public record OutboxStatements(String insert, String claimDue, String claimByIds
 		return statement.replace("{table}", table);
 	}
 
-	private static Properties read(String location) {
+	static Properties read(String location) {
 		Properties properties = new Properties();
 		try (InputStream in = new ClassPathResource(location, OutboxStatements.class.getClassLoader()).getInputStream()) {
 			properties.load(in);

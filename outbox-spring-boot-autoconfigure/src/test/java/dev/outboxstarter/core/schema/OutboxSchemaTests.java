@@ -50,7 +50,7 @@ class OutboxSchemaTests {
 		Schema schema = new Schema(database, TABLE);
 		assertThat(schema.store.tableExists(TABLE)).isFalse();
 
-		new FlywayOutboxSchemaInitializer(schema.dataSource, schema.vendor, TABLE).afterPropertiesSet();
+		new FlywayOutboxSchemaInitializer(schema.dataSource, schema.vendor.migrationLocation(), TABLE).afterPropertiesSet();
 
 		assertThat(schema.columns(TABLE).keySet()).containsExactlyElementsOf(COLUMNS);
 		assertThat(schema.store.tableExists(TABLE)).isTrue();
@@ -63,11 +63,11 @@ class OutboxSchemaTests {
 	void flywayRunTwiceIsANoOp(TestDatabase database) {
 		database.dropTable(TABLE);
 		Schema schema = new Schema(database, TABLE);
-		new FlywayOutboxSchemaInitializer(schema.dataSource, schema.vendor, TABLE).afterPropertiesSet();
+		new FlywayOutboxSchemaInitializer(schema.dataSource, schema.vendor.migrationLocation(), TABLE).afterPropertiesSet();
 		schema.store.insert(List.of(OutboxTestTable.event("kept")), Duration.ZERO);
 		List<String> migrations = schema.migrations();
 
-		new FlywayOutboxSchemaInitializer(schema.dataSource, schema.vendor, TABLE).afterPropertiesSet();
+		new FlywayOutboxSchemaInitializer(schema.dataSource, schema.vendor.migrationLocation(), TABLE).afterPropertiesSet();
 
 		assertThat(schema.migrations()).isEqualTo(migrations);
 		assertThat(schema.count(TABLE)).isEqualTo(1);
@@ -79,10 +79,10 @@ class OutboxSchemaTests {
 		database.dropTable(TABLE);
 		database.dropTable(SCRIPTS_TABLE);
 		Schema flyway = new Schema(database, TABLE);
-		new FlywayOutboxSchemaInitializer(flyway.dataSource, flyway.vendor, TABLE).afterPropertiesSet();
+		new FlywayOutboxSchemaInitializer(flyway.dataSource, flyway.vendor.migrationLocation(), TABLE).afterPropertiesSet();
 		Schema scripts = new Schema(database, SCRIPTS_TABLE);
 
-		new ScriptOutboxSchemaInitializer(scripts.dataSource, scripts.vendor, scripts.store, SCRIPTS_TABLE)
+		new ScriptOutboxSchemaInitializer(scripts.dataSource, scripts.vendor.migrationLocation(), scripts.store, SCRIPTS_TABLE)
 			.afterPropertiesSet();
 
 		assertThat(scripts.store.tableExists(SCRIPTS_TABLE)).isTrue();
@@ -103,12 +103,12 @@ class OutboxSchemaTests {
 	void scriptsLeaveAnExistingTableAlone(TestDatabase database) {
 		database.dropTable(SCRIPTS_TABLE);
 		Schema schema = new Schema(database, SCRIPTS_TABLE);
-		new ScriptOutboxSchemaInitializer(schema.dataSource, schema.vendor, schema.store, SCRIPTS_TABLE)
+		new ScriptOutboxSchemaInitializer(schema.dataSource, schema.vendor.migrationLocation(), schema.store, SCRIPTS_TABLE)
 			.afterPropertiesSet();
 		schema.store.insert(List.of(OutboxTestTable.event("kept")), Duration.ZERO);
 		schema.jdbc.execute("ALTER TABLE " + SCRIPTS_TABLE + " ADD tenant VARCHAR(32)");
 
-		new ScriptOutboxSchemaInitializer(schema.dataSource, schema.vendor, schema.store, SCRIPTS_TABLE)
+		new ScriptOutboxSchemaInitializer(schema.dataSource, schema.vendor.migrationLocation(), schema.store, SCRIPTS_TABLE)
 			.afterPropertiesSet();
 
 		assertThat(schema.count(SCRIPTS_TABLE)).isEqualTo(1);
@@ -120,14 +120,14 @@ class OutboxSchemaTests {
 	void existingTableCheckFailsNamingTheSchemaModeWhenTheTableIsMissing(TestDatabase database) {
 		database.dropTable(TABLE);
 		Schema schema = new Schema(database, TABLE);
-		ExistingOutboxTableCheck check = new ExistingOutboxTableCheck(schema.store, schema.vendor, TABLE);
+		ExistingOutboxTableCheck check = new ExistingOutboxTableCheck(schema.store, schema.vendor.migrationLocation(), "outbox", TABLE);
 
 		assertThatIllegalStateException().isThrownBy(check::afterPropertiesSet)
 			.withMessageContaining("'" + TABLE + "'")
 			.withMessageContaining("outbox.schema.mode")
 			.withMessageContaining("db/outbox/migration/" + schema.vendor.folder());
 
-		new FlywayOutboxSchemaInitializer(schema.dataSource, schema.vendor, TABLE).afterPropertiesSet();
+		new FlywayOutboxSchemaInitializer(schema.dataSource, schema.vendor.migrationLocation(), TABLE).afterPropertiesSet();
 		check.afterPropertiesSet();
 	}
 

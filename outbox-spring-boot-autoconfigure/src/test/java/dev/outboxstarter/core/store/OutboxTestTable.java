@@ -71,7 +71,7 @@ public final class OutboxTestTable {
 		OutboxTestTable outbox = new OutboxTestTable(database, table);
 		if (migrated.add(database + "/" + table)) {
 			database.dropTable(table);
-			new FlywayOutboxSchemaInitializer(outbox.dataSource, outbox.vendor, table).afterPropertiesSet();
+			new FlywayOutboxSchemaInitializer(outbox.dataSource, outbox.vendor.migrationLocation(), table).afterPropertiesSet();
 		}
 		else {
 			outbox.jdbc.update("DELETE FROM " + table);

@@ -1,0 +1,107 @@
+package dev.outboxstarter.autoconfigure;
+
+import javax.sql.DataSource;
+
+import dev.outboxstarter.autoconfigure.OutboxProperties.Inbox.MissingMessageId;
+import dev.outboxstarter.core.schema.OutboxSchemaInitializer;
+import dev.outboxstarter.core.store.InboxStatements;
+import dev.outboxstarter.core.store.InboxStore;
+import dev.outboxstarter.core.store.OutboxStore;
+import dev.outboxstarter.inbox.IdempotentConsumer;
+import dev.outboxstarter.inbox.IdempotentConsumerInterceptor;
+import dev.outboxstarter.inbox.IdempotentConsumerMethods;
+import dev.outboxstarter.inbox.Inbox;
+import dev.outboxstarter.inbox.InboxCleanup;
+import dev.outboxstarter.inbox.InboxOutcomeListener;
+import dev.outboxstarter.inbox.TransactionalInbox;
+
+import org.springframework.aop.Advisor;
+import org.springframework.aop.support.DefaultPointcutAdvisor;
+import org.springframework.aop.support.annotation.AnnotationMatchingPointcut;
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.beans.factory.config.BeanDefinition;
+import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.context.annotation.Role;
+import org.springframework.core.env.Environment;
+import org.springframework.core.io.ResourceLoader;
+import org.springframework.jdbc.datasource.DataSourceTransactionManager;
+import org.springframework.messaging.Message;
+import org.springframework.transaction.PlatformTransactionManager;
+import org.springframework.transaction.TransactionDefinition;
+import org.springframework.transaction.support.TransactionTemplate;
+
+/**
+ * Auto-configuration of the consumer-side inbox ({@code outbox.inbox.enabled=true}): its table, the
+ * {@link Inbox} and the {@link IdempotentConsumer} advice for listener methods.
+ */
+@AutoConfiguration(after = OutboxAutoConfiguration.class,
+		afterName = { "org.springframework.boot.jdbc.autoconfigure.DataSourceTransactionManagerAutoConfiguration",
+				"org.springframework.boot.hibernate.autoconfigure.HibernateJpaAutoConfiguration" })
+@ConditionalOnClass(Message.class)
+@ConditionalOnBean(OutboxStore.class)
+public final class OutboxInboxAutoConfiguration {
+
+	@Bean
+	static IdempotentConsumerMethods outboxIdempotentConsumerMethods(Environment environment) {
+		return new IdempotentConsumerMethods(environment.getProperty("outbox.inbox.enabled", Boolean.class, false));
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	@ConditionalOnBooleanProperty("outbox.inbox.enabled")
+	static class InboxConfiguration {
+
+		@Bean
+		@ConditionalOnMissingBean
+		InboxStore outboxInboxStore(DataSource dataSource, OutboxStore outboxStore, OutboxProperties properties) {
+			return new InboxStore(dataSource,
+					InboxStatements.load(outboxStore.vendor(), properties.getInbox().getTableName()));
+		}
+
+		@Bean
+		OutboxSchemaInitializer outboxInboxSchemaInitializer(DataSource dataSource, OutboxStore store,
+				OutboxProperties properties, ResourceLoader resourceLoader) {
+			return SchemaInitializers.forTable(properties.getSchema().getMode(), dataSource, store,
+					store.vendor().inboxMigrationLocation(), "inbox", properties.getInbox().getTableName(),
+					resourceLoader);
+		}
+
+		@Bean
+		@ConditionalOnMissingBean
+		Inbox outboxInbox(InboxStore store, ObjectProvider<PlatformTransactionManager> transactionManager,
+				DataSource dataSource, OutboxProperties properties, ObjectProvider<InboxOutcomeListener> listeners) {
+			PlatformTransactionManager manager = transactionManager.getIfUnique();
+			if (manager == null) {
+				throw new IllegalStateException("The inbox runs each handler in a transaction with its insert and "
+						+ "needs one transaction manager over the DataSource (JPA or JDBC); there is none, or several");
+			}
+			return new TransactionalInbox(store, manager, dataSource,
+					properties.getInbox().getMissingMessageId() == MissingMessageId.PROCESS,
+					listeners.orderedStream().toList());
+		}
+
+		@Bean
+		@Role(BeanDefinition.ROLE_INFRASTRUCTURE)
+		static Advisor outboxIdempotentConsumerAdvisor(ObjectProvider<Inbox> inbox) {
+			return new DefaultPointcutAdvisor(new AnnotationMatchingPointcut(null, IdempotentConsumer.class, true),
+					new IdempotentConsumerInterceptor(inbox));
+		}
+
+		@Bean
+		@ConditionalOnMissingBean
+		InboxCleanup outboxInboxCleanup(InboxStore store, DataSource dataSource, OutboxProperties properties) {
+			TransactionTemplate transactions = new TransactionTemplate(new DataSourceTransactionManager(dataSource));
+			transactions.setIsolationLevel(TransactionDefinition.ISOLATION_READ_COMMITTED);
+			OutboxProperties.Inbox inbox = properties.getInbox();
+			return new InboxCleanup(store, transactions, inbox.getRetention(), inbox.getCleanupBatchSize(),
+					inbox.getCleanupInterval());
+		}
+
+	}
+
+}

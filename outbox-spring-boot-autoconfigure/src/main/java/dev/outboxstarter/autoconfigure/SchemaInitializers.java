@@ -1,0 +1,44 @@
+package dev.outboxstarter.autoconfigure;
+
+import javax.sql.DataSource;
+
+import dev.outboxstarter.autoconfigure.OutboxProperties.Schema.Mode;
+import dev.outboxstarter.core.schema.ExistingOutboxTableCheck;
+import dev.outboxstarter.core.schema.FlywayOutboxSchemaInitializer;
+import dev.outboxstarter.core.schema.OutboxSchemaInitializer;
+import dev.outboxstarter.core.schema.ScriptOutboxSchemaInitializer;
+import dev.outboxstarter.core.store.OutboxStore;
+
+import org.springframework.core.io.ResourceLoader;
+import org.springframework.util.ClassUtils;
+
+/**
+ * The initializer {@code outbox.schema.mode} asks for, for the outbox table or the inbox table.
+ */
+final class SchemaInitializers {
+
+	private SchemaInitializers() {
+	}
+
+	static OutboxSchemaInitializer forTable(Mode configuredMode, DataSource dataSource, OutboxStore store,
+			String location, String kind, String table, ResourceLoader resourceLoader) {
+		boolean flywayPresent = ClassUtils.isPresent("org.flywaydb.core.Flyway", resourceLoader.getClassLoader());
+		Mode mode = configuredMode;
+		if (mode == Mode.AUTO) {
+			mode = flywayPresent ? Mode.FLYWAY : Mode.SCRIPTS;
+		}
+		return switch (mode) {
+			case FLYWAY -> {
+				if (!flywayPresent) {
+					throw new IllegalStateException("outbox.schema.mode=flyway, but Flyway is not on the classpath: "
+							+ "add org.flywaydb:flyway-core (and its module for your database), or set "
+							+ "outbox.schema.mode to scripts or none");
+				}
+				yield new FlywayOutboxSchemaInitializer(dataSource, location, table);
+			}
+			case SCRIPTS -> new ScriptOutboxSchemaInitializer(dataSource, location, store, table);
+			default -> new ExistingOutboxTableCheck(store, location, kind, table);
+		};
+	}
+
+}

@@ -1,0 +1,110 @@
+package dev.outboxstarter.core.cleanup;
+
+import java.time.Duration;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.function.IntSupplier;
+
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
+
+import org.springframework.context.SmartLifecycle;
+import org.springframework.transaction.support.TransactionTemplate;
+
+/**
+ * Deletes expired rows every interval, on a thread of its own, in bounded batches of one short
+ * transaction each, so a table is never locked for long. Failures are logged and the rows deleted
+ * next time.
+ */
+public abstract class BatchedCleanup implements SmartLifecycle {
+
+	private final Log logger = LogFactory.getLog(getClass());
+
+	private final TransactionTemplate transactions;
+
+	private final int batchSize;
+
+	private final Duration interval;
+
+	private final String threadName;
+
+	private volatile boolean running;
+
+	private ScheduledExecutorService scheduler;
+
+	/**
+	 * Creates the cleanup.
+	 * @param transactions transactions on the table's data source, one per batch
+	 * @param batchSize most rows deleted per batch
+	 * @param interval pause between cleanups
+	 * @param threadName the name of its thread
+	 */
+	protected BatchedCleanup(TransactionTemplate transactions, int batchSize, Duration interval, String threadName) {
+		this.transactions = transactions;
+		this.batchSize = batchSize;
+		this.interval = interval;
+		this.threadName = threadName;
+	}
+
+	/**
+	 * Deletes every expired row now, batch after batch.
+	 * @return how many rows were deleted
+	 */
+	public abstract int clean();
+
+	/**
+	 * Runs batches until one deletes fewer rows than the batch size.
+	 * @param batch deletes one batch of at most {@link #batchSize()} rows and returns how many
+	 * @return how many rows were deleted in all
+	 */
+	protected final int deleteInBatches(IntSupplier batch) {
+		int total = 0;
+		int deleted;
+		do {
+			Integer result = this.transactions.execute((status) -> batch.getAsInt());
+			deleted = (result != null) ? result : 0;
+			total += deleted;
+		}
+		while (deleted == this.batchSize && !Thread.currentThread().isInterrupted());
+		return total;
+	}
+
+	protected final int batchSize() {
+		return this.batchSize;
+	}
+
+	@Override
+	public void start() {
+		this.running = true;
+		this.scheduler = Executors.newSingleThreadScheduledExecutor((task) -> {
+			Thread thread = new Thread(task, this.threadName);
+			thread.setDaemon(true);
+			return thread;
+		});
+		long millis = this.interval.toMillis();
+		this.scheduler.scheduleWithFixedDelay(this::cleanQuietly, millis, millis, TimeUnit.MILLISECONDS);
+	}
+
+	private void cleanQuietly() {
+		try {
+			clean();
+		}
+		catch (RuntimeException ex) {
+			// Nothing is lost: the rows are deleted next time.
+			this.logger.warn("Cleanup failed; it runs again in " + this.interval, ex);
+		}
+	}
+
+	@Override
+	public void stop() {
+		this.running = false;
+		this.scheduler.shutdownNow();
+	}
+
+	@Override
+	public boolean isRunning() {
+		return this.running;
+	}
+
+}

@@ -1,0 +1,43 @@
+package dev.outboxstarter.inbox;
+
+import org.jspecify.annotations.Nullable;
+
+/**
+ * The consumer side of the outbox: runs a message's handler at most once per consumer and message
+ * id, so that at-least-once delivery has exactly-once effects. The handler runs in a transaction
+ * together with the insert of the message id into the inbox table: a failure rolls both back (and the
+ * broker redelivers), a message id the consumer already processed is skipped. The insert decides, so
+ * two instances that receive the same message at once process it once.
+ * <p>
+ * On {@code @KafkaListener} and {@code @RabbitListener} methods, {@link IdempotentConsumer} does this
+ * without code.
+ */
+public interface Inbox {
+
+	/**
+	 * Runs the handler unless the consumer already processed the message.
+	 * @param consumer the consumer's name: ids are tracked per consumer
+	 * @param messageId the message id (the {@code outbox-message-id} header)
+	 * @param handler what processing the message does, in the same transaction as the insert
+	 * @return {@code true} if the handler ran and committed, {@code false} if the message was a duplicate
+	 * @throws MissingMessageIdException if the message id is {@code null} and
+	 * {@code outbox.inbox.missing-message-id=refuse}
+	 * @throws Exception what the handler threw, after the transaction was rolled back
+	 */
+	boolean process(String consumer, @Nullable String messageId, InboxHandler handler) throws Exception;
+
+	/**
+	 * What a consumer does with one message.
+	 */
+	@FunctionalInterface
+	interface InboxHandler {
+
+		/**
+		 * Processes the message.
+		 * @throws Exception to roll the processing back
+		 */
+		void handle() throws Exception;
+
+	}
+
+}

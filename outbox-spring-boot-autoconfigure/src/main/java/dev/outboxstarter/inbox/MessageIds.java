@@ -1,0 +1,114 @@
+package dev.outboxstarter.inbox;
+
+import java.lang.reflect.Method;
+import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Optional;
+
+import dev.outboxstarter.core.OutboxHeaders;
+import org.jspecify.annotations.Nullable;
+
+import org.springframework.util.ClassUtils;
+
+/**
+ * Reads the outbox message id from the argument of a listener method that carries the message with
+ * its headers: a Kafka {@code ConsumerRecord}, a Spring AMQP {@code Message} (the
+ * {@code outbox-message-id} header, or the message id the RabbitMQ transport sets to the same value)
+ * or a Spring {@code Message}.
+ */
+final class MessageIds {
+
+	private static final List<Reader> READERS = readers();
+
+	private MessageIds() {
+	}
+
+	/**
+	 * Which argument of a method carries the message, if any.
+	 * @param method the listener method
+	 * @return the argument's index
+	 */
+	static Optional<Integer> messageArgument(Method method) {
+		Class<?>[] types = method.getParameterTypes();
+		for (int i = 0; i < types.length; i++) {
+			Class<?> type = types[i];
+			if (READERS.stream().anyMatch((reader) -> reader.type().isAssignableFrom(type))) {
+				return Optional.of(i);
+			}
+		}
+		return Optional.empty();
+	}
+
+	/**
+	 * The types a listener method may take the message as, for error messages.
+	 * @return their simple names
+	 */
+	static String supportedTypes() {
+		return String.join(", ", READERS.stream().map((reader) -> reader.type().getName()).toList());
+	}
+
+	/**
+	 * Reads the message id.
+	 * @param message the argument that carries the message
+	 * @return the id, or {@code null} when the message has none
+	 */
+	static @Nullable String of(Object message) {
+		for (Reader reader : READERS) {
+			if (reader.type().isInstance(message)) {
+				return reader.read(message);
+			}
+		}
+		return null;
+	}
+
+	private static List<Reader> readers() {
+		ClassLoader classLoader = MessageIds.class.getClassLoader();
+		return Arrays.stream(new Reader[] { kafkaRecord(classLoader), amqpMessage(classLoader), springMessage() })
+			.filter((reader) -> reader != null)
+			.toList();
+	}
+
+	private static @Nullable Reader kafkaRecord(ClassLoader classLoader) {
+		if (!ClassUtils.isPresent("org.apache.kafka.clients.consumer.ConsumerRecord", classLoader)) {
+			return null;
+		}
+		return new Reader(org.apache.kafka.clients.consumer.ConsumerRecord.class, (message) -> {
+			var header = ((org.apache.kafka.clients.consumer.ConsumerRecord<?, ?>) message).headers()
+				.lastHeader(OutboxHeaders.MESSAGE_ID);
+			return (header != null && header.value() != null) ? new String(header.value(), StandardCharsets.UTF_8)
+					: null;
+		});
+	}
+
+	private static @Nullable Reader amqpMessage(ClassLoader classLoader) {
+		if (!ClassUtils.isPresent("org.springframework.amqp.core.Message", classLoader)) {
+			return null;
+		}
+		return new Reader(org.springframework.amqp.core.Message.class, (message) -> {
+			var properties = ((org.springframework.amqp.core.Message) message).getMessageProperties();
+			Object header = properties.getHeader(OutboxHeaders.MESSAGE_ID);
+			return (header != null) ? header.toString() : properties.getMessageId();
+		});
+	}
+
+	private static Reader springMessage() {
+		return new Reader(org.springframework.messaging.Message.class, (message) -> {
+			Object header = ((org.springframework.messaging.Message<?>) message).getHeaders()
+				.get(OutboxHeaders.MESSAGE_ID);
+			if (header instanceof byte[] bytes) {
+				return new String(bytes, StandardCharsets.UTF_8);
+			}
+			return (header != null) ? header.toString() : null;
+		});
+	}
+
+	private record Reader(Class<?> type, java.util.function.Function<Object, @Nullable String> reader) {
+
+		@Nullable String read(Object message) {
+			return this.reader.apply(message);
+		}
+
+	}
+
+}

@@ -1,0 +1,284 @@
+package dev.outboxstarter.it;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.UUID;
+import java.util.concurrent.CopyOnWriteArrayList;
+
+import dev.outboxstarter.core.OutboxHeaders;
+import dev.outboxstarter.inbox.IdempotentConsumer;
+import dev.outboxstarter.inbox.InboxOutcomeListener;
+import dev.outboxstarter.it.orders.OrderPlaced;
+import dev.outboxstarter.it.orders.OrderService;
+import dev.outboxstarter.it.orders.OrdersTestApplication;
+import dev.outboxstarter.testsupport.TestDatabase;
+import dev.outboxstarter.testsupport.TestKafka;
+import io.micrometer.core.instrument.MeterRegistry;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.junit.jupiter.api.Test;
+
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.boot.test.context.TestConfiguration;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Import;
+import org.springframework.jdbc.core.JdbcTemplate;
+import org.springframework.kafka.annotation.KafkaListener;
+import org.springframework.kafka.listener.AbstractConsumerSeekAware;
+import org.springframework.test.context.DynamicPropertyRegistry;
+import org.springframework.test.context.DynamicPropertySource;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * The inbox with real Kafka consumers on PostgreSQL: each listener's effect (a row it inserts in its
+ * transaction) happens once per outbox message, however often the message is delivered.
+ */
+@SpringBootTest(classes = OrdersTestApplication.class,
+		properties = { "test.topic=" + InboxIntegrationTests.TOPIC, "outbox.table-name=" + InboxIntegrationTests.TABLE,
+				"outbox.inbox.enabled=true", "outbox.inbox.table-name=" + InboxIntegrationTests.INBOX,
+				"spring.kafka.consumer.auto-offset-reset=earliest" })
+@Import(InboxIntegrationTests.Consumers.class)
+class InboxIntegrationTests {
+
+	static final String TOPIC = "it-inbox";
+
+	static final String TABLE = "outbox_it_inbox";
+
+	static final String INBOX = "inbox_it";
+
+	static final String EFFECTS = "inbox_it_effect";
+
+	static {
+		TestDatabase.POSTGRESQL.dropTable(TABLE);
+		TestDatabase.POSTGRESQL.dropTable(INBOX);
+		TestDatabase.POSTGRESQL.dropTable(EFFECTS);
+		TestKafka.createTopic(TOPIC, 3);
+	}
+
+	@Autowired
+	private OrderService orders;
+
+	@Autowired
+	private JdbcTemplate jdbc;
+
+	@Autowired
+	private MeterRegistry meters;
+
+	@Autowired
+	private Billing billing;
+
+	@Autowired
+	private Outcomes outcomes;
+
+	@DynamicPropertySource
+	static void services(DynamicPropertyRegistry registry) {
+		registry.add("spring.kafka.bootstrap-servers", TestKafka::bootstrapServers);
+		TestDatabase.POSTGRESQL.register(registry);
+	}
+
+	@Test
+	void recordsDeliveredAgainAfterASeekToTheBeginningHaveTheirEffectOnce() {
+		String prefix = "seek-" + UUID.randomUUID();
+		place(prefix, 5);
+		await().atMost(Duration.ofSeconds(30)).until(() -> effects("billing", prefix) == 5);
+		List<String> ids = messageIds("billing", prefix);
+		double duplicatesBefore = counter("outbox.inbox.duplicates", "billing");
+
+		this.billing.seekToBeginning();
+
+		await().atMost(Duration.ofSeconds(30))
+			.pollInterval(Duration.ofMillis(50))
+			.until(() -> this.outcomes.duplicates("billing").containsAll(ids));
+		assertThat(counter("outbox.inbox.duplicates", "billing") - duplicatesBefore).isGreaterThanOrEqualTo(5);
+		assertThat(effects("billing", prefix)).isEqualTo(5);
+		assertThat(this.jdbc.queryForObject("SELECT COUNT(DISTINCT message_id) FROM " + EFFECTS
+				+ " WHERE consumer = 'billing' AND customer LIKE ?", Integer.class, prefix + "%")).isEqualTo(5);
+	}
+
+	@Test
+	void twoConsumerInstancesReceivingTheSameMessagesProcessEachOnce() {
+		String prefix = "pair-" + UUID.randomUUID();
+		place(prefix, 20);
+		// Two listener containers in different groups receive every message; they share the consumer name:
+		// one processes each message, the other finds it processed (or waits for the first's commit).
+		await().atMost(Duration.ofSeconds(30)).until(() -> effects("shipping", prefix) == 20);
+		List<String> ids = messageIds("shipping", prefix);
+		await().atMost(Duration.ofSeconds(30))
+			.pollInterval(Duration.ofMillis(50))
+			.until(() -> this.outcomes.duplicates("shipping").containsAll(ids));
+		assertThat(effects("shipping", prefix)).isEqualTo(20);
+		assertThat(this.outcomes.processed("shipping")).as("processed once each").containsOnlyOnce(ids.toArray(String[]::new));
+		assertThat(this.jdbc.queryForObject("SELECT COUNT(*) FROM " + INBOX + " WHERE consumer = 'shipping' "
+				+ "AND message_id IN (SELECT message_id FROM " + EFFECTS + " WHERE customer LIKE ?)", Integer.class,
+				prefix + "%"))
+			.isEqualTo(20);
+	}
+
+	@Test
+	void aHandlerThatThrowsRecordsNothingAndTheRedeliveredMessageIsProcessedOnce() {
+		String prefix = "fail-once-" + UUID.randomUUID();
+		double processedBefore = counter("outbox.inbox.processed", "billing");
+		place(prefix, 1);
+		await().atMost(Duration.ofSeconds(30)).until(() -> effects("billing", prefix) == 1);
+		assertThat(this.billing.failures(prefix)).as("the first delivery failed").isEqualTo(1);
+		assertThat(this.billing.deliveries(prefix)).as("and the message came again").isEqualTo(2);
+		assertThat(counter("outbox.inbox.processed", "billing") - processedBefore).isEqualTo(1);
+		assertThat(this.jdbc.queryForObject("SELECT COUNT(*) FROM " + INBOX + " WHERE consumer = 'billing' "
+				+ "AND message_id IN (SELECT message_id FROM " + EFFECTS + " WHERE customer LIKE ?)", Integer.class,
+				prefix + "%"))
+			.isEqualTo(1);
+	}
+
+	private void place(String prefix, int count) {
+		for (int i = 0; i < count; i++) {
+			this.orders.place(prefix + "-" + i, new OrderPlaced(prefix + "-" + i, 1));
+		}
+	}
+
+	private int effects(String consumer, String prefix) {
+		return this.jdbc.queryForObject("SELECT COUNT(*) FROM " + EFFECTS + " WHERE consumer = ? AND customer LIKE ?",
+				Integer.class, consumer, prefix + "%");
+	}
+
+	private List<String> messageIds(String consumer, String prefix) {
+		return this.jdbc.queryForList("SELECT message_id FROM " + EFFECTS + " WHERE consumer = ? AND customer LIKE ?",
+				String.class, consumer, prefix + "%");
+	}
+
+	private double counter(String name, String consumer) {
+		var counter = this.meters.find(name).tag("consumer", consumer).counter();
+		return (counter != null) ? counter.count() : 0;
+	}
+
+	static String customer(ConsumerRecord<String, String> record) {
+		String value = record.value();
+		int start = value.indexOf("\"customer\":\"") + "\"customer\":\"".length();
+		return value.substring(start, value.indexOf('"', start));
+	}
+
+	static String messageId(ConsumerRecord<String, String> record) {
+		return new String(record.headers().lastHeader(OutboxHeaders.MESSAGE_ID).value());
+	}
+
+	@TestConfiguration(proxyBeanMethods = false)
+	static class Consumers {
+
+		@Bean
+		Billing billing(JdbcTemplate jdbc) {
+			jdbc.execute("CREATE TABLE IF NOT EXISTS " + EFFECTS
+					+ " (consumer VARCHAR(64), message_id VARCHAR(64), customer VARCHAR(255))");
+			return new Billing(jdbc);
+		}
+
+		@Bean
+		Shipping shipping(JdbcTemplate jdbc) {
+			return new Shipping(jdbc);
+		}
+
+		@Bean
+		Outcomes outcomes() {
+			return new Outcomes();
+		}
+
+	}
+
+	/** One consumer group; its effect fails once for customers named fail-once-*. */
+	static class Billing extends AbstractConsumerSeekAware {
+
+		private final JdbcTemplate jdbc;
+
+		private final List<String> delivered = new CopyOnWriteArrayList<>();
+
+		private final List<String> failed = new CopyOnWriteArrayList<>();
+
+		Billing(JdbcTemplate jdbc) {
+			this.jdbc = jdbc;
+		}
+
+		@KafkaListener(id = "inbox-billing", topics = TOPIC, groupId = "inbox-billing")
+		@IdempotentConsumer("billing")
+		public void onOrder(ConsumerRecord<String, String> record) {
+			String customer = customer(record);
+			this.delivered.add(customer);
+			this.jdbc.update("INSERT INTO " + EFFECTS + " VALUES ('billing', ?, ?)", messageId(record), customer);
+			if (customer.startsWith("fail-once-") && !this.failed.contains(customer)) {
+				this.failed.add(customer);
+				throw new IllegalStateException("billing failed once for " + customer);
+			}
+		}
+
+		int deliveries(String prefix) {
+			return (int) this.delivered.stream().filter((customer) -> customer.startsWith(prefix)).count();
+		}
+
+		int failures(String prefix) {
+			return (int) this.failed.stream().filter((customer) -> customer.startsWith(prefix)).count();
+		}
+
+	}
+
+	/** What the inbox reported, by consumer. */
+	static class Outcomes implements InboxOutcomeListener {
+
+		private final List<String> processed = new CopyOnWriteArrayList<>();
+
+		private final List<String> duplicates = new CopyOnWriteArrayList<>();
+
+		@Override
+		public void processed(String consumer, String messageId) {
+			this.processed.add(consumer + "/" + messageId);
+		}
+
+		@Override
+		public void duplicate(String consumer, String messageId) {
+			this.duplicates.add(consumer + "/" + messageId);
+		}
+
+		List<String> processed(String consumer) {
+			return idsOf(this.processed, consumer);
+		}
+
+		List<String> duplicates(String consumer) {
+			return idsOf(this.duplicates, consumer);
+		}
+
+		private static List<String> idsOf(List<String> outcomes, String consumer) {
+			return outcomes.stream()
+				.filter((outcome) -> outcome.startsWith(consumer + "/"))
+				.map((outcome) -> outcome.substring(consumer.length() + 1))
+				.toList();
+		}
+
+	}
+
+	/** Two consumer groups under one consumer name, as two instances of one service would be. */
+	static class Shipping {
+
+		private final JdbcTemplate jdbc;
+
+		Shipping(JdbcTemplate jdbc) {
+			this.jdbc = jdbc;
+		}
+
+		@KafkaListener(id = "inbox-shipping-1", topics = TOPIC, groupId = "inbox-shipping-1")
+		@IdempotentConsumer("shipping")
+		public void first(ConsumerRecord<String, String> record) {
+			handle(record);
+		}
+
+		@KafkaListener(id = "inbox-shipping-2", topics = TOPIC, groupId = "inbox-shipping-2")
+		@IdempotentConsumer("shipping")
+		public void second(ConsumerRecord<String, String> record) {
+			handle(record);
+		}
+
+		private void handle(ConsumerRecord<String, String> record) {
+			this.jdbc.update("INSERT INTO " + EFFECTS + " VALUES ('shipping', ?, ?)", messageId(record),
+					customer(record));
+		}
+
+	}
+
+}

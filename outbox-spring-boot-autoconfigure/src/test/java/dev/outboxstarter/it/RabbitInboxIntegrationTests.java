@@ -1,0 +1,127 @@
+package dev.outboxstarter.it;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.UUID;
+import java.util.concurrent.CopyOnWriteArrayList;
+
+import dev.outboxstarter.core.OutboxHeaders;
+import dev.outboxstarter.inbox.IdempotentConsumer;
+import dev.outboxstarter.it.orders.OrdersTestApplication;
+import dev.outboxstarter.testsupport.RabbitTestBroker;
+import dev.outboxstarter.testsupport.TestDatabase;
+import io.micrometer.core.instrument.MeterRegistry;
+import org.junit.jupiter.api.Test;
+
+import org.springframework.amqp.core.Message;
+import org.springframework.amqp.core.MessageBuilder;
+import org.springframework.amqp.rabbit.annotation.Queue;
+import org.springframework.amqp.rabbit.annotation.RabbitListener;
+import org.springframework.amqp.rabbit.core.RabbitTemplate;
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.boot.test.context.TestConfiguration;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Import;
+import org.springframework.jdbc.core.JdbcTemplate;
+import org.springframework.test.context.DynamicPropertyRegistry;
+import org.springframework.test.context.DynamicPropertySource;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * The inbox with a real {@code @RabbitListener} on PostgreSQL: a message delivered twice, as after a
+ * lost acknowledgement, has its effect once, and the duplicate is counted.
+ */
+@SpringBootTest(classes = OrdersTestApplication.class,
+		properties = { "test.topic=unused", "outbox.table-name=outbox_it_rabbit_inbox", "outbox.inbox.enabled=true",
+				"outbox.inbox.table-name=" + RabbitInboxIntegrationTests.INBOX, "outbox.rabbit.enabled=false" })
+@Import(RabbitInboxIntegrationTests.ConsumerConfiguration.class)
+class RabbitInboxIntegrationTests {
+
+	static final String QUEUE = "it-rabbit-inbox";
+
+	static final String INBOX = "inbox_it_rabbit";
+
+	static {
+		TestDatabase.POSTGRESQL.dropTable("outbox_it_rabbit_inbox");
+		TestDatabase.POSTGRESQL.dropTable(INBOX);
+		RabbitTestBroker.deleteQueue(QUEUE);
+	}
+
+	@Autowired
+	private RabbitTemplate rabbit;
+
+	@Autowired
+	private Consumer consumer;
+
+	@Autowired
+	private MeterRegistry meters;
+
+	@Autowired
+	private JdbcTemplate jdbc;
+
+	@DynamicPropertySource
+	static void services(DynamicPropertyRegistry registry) {
+		TestDatabase.POSTGRESQL.register(registry);
+		RabbitTestBroker.register(registry, RabbitTestBroker.PORT);
+	}
+
+	@Test
+	void aMessageDeliveredTwiceHasItsEffectOnce() {
+		String twice = UUID.randomUUID().toString();
+		String once = UUID.randomUUID().toString();
+		send(twice, "first copy");
+		send(twice, "second copy");
+		send(once, "only copy");
+
+		await().atMost(Duration.ofSeconds(20))
+			.until(() -> this.meters.find("outbox.inbox.processed").tag("consumer", "invoicing").counter() != null
+					&& this.consumer.effects().containsAll(List.of(twice, once)));
+		await().atMost(Duration.ofSeconds(20))
+			.until(() -> this.meters.find("outbox.inbox.duplicates").tag("consumer", "invoicing").counter() != null);
+		assertThat(this.meters.get("outbox.inbox.duplicates").tag("consumer", "invoicing").counter().count())
+			.isEqualTo(1);
+		assertThat(this.consumer.effects()).containsExactly(twice, once);
+		assertThat(this.jdbc.queryForList("SELECT message_id FROM " + INBOX + " WHERE consumer = 'invoicing'",
+				String.class))
+			.containsExactlyInAnyOrder(twice, once);
+	}
+
+	private void send(String messageId, String body) {
+		Message message = MessageBuilder.withBody(body.getBytes())
+			.setMessageId(messageId)
+			.setHeader(OutboxHeaders.MESSAGE_ID, messageId)
+			.build();
+		this.rabbit.send("", QUEUE, message);
+	}
+
+	@TestConfiguration(proxyBeanMethods = false)
+	static class ConsumerConfiguration {
+
+		@Bean
+		Consumer consumer() {
+			return new Consumer();
+		}
+
+	}
+
+	static class Consumer {
+
+		private final List<String> effects = new CopyOnWriteArrayList<>();
+
+		@RabbitListener(queuesToDeclare = @Queue(QUEUE))
+		@IdempotentConsumer("invoicing")
+		public void onMessage(Message message) {
+			this.effects.add(message.getMessageProperties().getMessageId());
+		}
+
+		// Through a method: the test holds the class-based proxy, whose own fields are unused.
+		public List<String> effects() {
+			return this.effects;
+		}
+
+	}
+
+}
