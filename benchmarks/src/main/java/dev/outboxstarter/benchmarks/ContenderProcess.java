@@ -1,0 +1,93 @@
+package dev.outboxstarter.benchmarks;
+
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+import dev.outboxstarter.benchmarks.scenarios.BacklogDrain;
+import dev.outboxstarter.benchmarks.scenarios.WriteCost;
+import dev.outboxstarter.testsupport.TcpForwarder;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.admin.NewTopic;
+import tools.jackson.databind.json.JsonMapper;
+
+/**
+ * One contender running one scenario, in a JVM of its own so that heap, threads and class path
+ * concerns of one contender never touch another. Prints its result as one line, {@code RESULT <json>}.
+ * Arguments: contender, scenario, broker address, then {@code key=value} parameters.
+ */
+public final class ContenderProcess {
+
+	static final String RESULT = "RESULT ";
+
+	private ContenderProcess() {
+	}
+
+	public static void main(String[] args) throws Exception {
+		Contenders which = Contenders.valueOf(args[0]);
+		String scenario = args[1];
+		String broker = args[2];
+		Map<String, String> parameters = new HashMap<>();
+		for (int i = 3; i < args.length; i++) {
+			String[] pair = args[i].split("=", 2);
+			parameters.put(pair[0], pair[1]);
+		}
+		String jdbcUrl = parameters.getOrDefault("jdbcUrl", "jdbc:postgresql://127.0.0.1:5432/test");
+		String username = parameters.getOrDefault("username", "postgres");
+		String schema = "bench_" + which.name().toLowerCase(Locale.ROOT);
+		prepareSchema(jdbcUrl, username, schema);
+		long maxBlockMillis = Long.parseLong(parameters.getOrDefault("maxBlockMillis", "2000"));
+		String topic = "bench-" + which.name().toLowerCase(Locale.ROOT).replace('_', '-') + "-" + scenario + "-"
+				+ System.currentTimeMillis();
+		createTopic(broker, topic);
+		Map<String, Object> result;
+		try (Contender contender = which.create()) {
+			String schemaUrl = jdbcUrl + (jdbcUrl.contains("?") ? "&" : "?") + "currentSchema=" + schema;
+			switch (scenario) {
+				case "write" -> {
+					contender.start(new ContenderSettings(schemaUrl, username, schema, broker, topic, maxBlockMillis));
+					result = WriteCost.run(contender, Integer.parseInt(parameters.get("transactions")),
+							Integer.parseInt(parameters.get("concurrency")), Integer.parseInt(parameters.get("warmup")),
+							"order");
+				}
+				case "drain" -> {
+					try (TcpForwarder forwarder = TcpForwarder.onFreePort(broker)) {
+						contender.start(new ContenderSettings(schemaUrl, username, schema, forwarder.address(), topic,
+								maxBlockMillis));
+						result = BacklogDrain.run(contender, forwarder, broker, topic,
+								Integer.parseInt(parameters.get("events")),
+								Duration.ofSeconds(Long.parseLong(parameters.getOrDefault("limitSeconds", "600"))));
+					}
+				}
+				default -> throw new IllegalArgumentException("Unknown scenario '" + scenario + "': use write or drain");
+			}
+		}
+		System.out.println(RESULT + JsonMapper.builder().build().writeValueAsString(result));
+		System.out.flush();
+		System.exit(0);
+	}
+
+	private static void prepareSchema(String jdbcUrl, String username, String schema) throws SQLException {
+		try (Connection connection = DriverManager.getConnection(jdbcUrl, username, "");
+				Statement statement = connection.createStatement()) {
+			statement.execute("DROP SCHEMA IF EXISTS " + schema + " CASCADE");
+			statement.execute("CREATE SCHEMA " + schema);
+			statement.execute("CREATE TABLE " + schema + ".bench_order (id BIGSERIAL PRIMARY KEY, "
+					+ "order_key VARCHAR(64) NOT NULL, created_at TIMESTAMPTZ NOT NULL DEFAULT now())");
+		}
+	}
+
+	private static void createTopic(String broker, String topic) throws Exception {
+		try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, broker))) {
+			admin.createTopics(List.of(new NewTopic(topic, 6, (short) 1))).all().get();
+		}
+	}
+
+}

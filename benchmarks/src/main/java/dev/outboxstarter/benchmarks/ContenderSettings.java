@@ -1,0 +1,17 @@
+package dev.outboxstarter.benchmarks;
+
+/**
+ * Where a contender finds its database and broker.
+ *
+ * @param jdbcUrl the PostgreSQL URL, with the contender's own schema as current schema
+ * @param username the database user
+ * @param schema the contender's schema (created empty before it starts)
+ * @param bootstrapServers the Kafka address the contender publishes to (possibly a forwarder that is
+ * closed, for an outage)
+ * @param topic the topic
+ * @param maxBlockMillis the producers' {@code max.block.ms}: how long a send waits for metadata of an
+ * unreachable broker (the same for every contender)
+ */
+public record ContenderSettings(String jdbcUrl, String username, String schema, String bootstrapServers,
+		String topic, long maxBlockMillis) {
+}

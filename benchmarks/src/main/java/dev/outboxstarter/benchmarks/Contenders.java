@@ -1,0 +1,42 @@
+package dev.outboxstarter.benchmarks;
+
+import java.util.function.Supplier;
+
+import dev.outboxstarter.benchmarks.contenders.dbonly.DatabaseOnlyContender;
+import dev.outboxstarter.benchmarks.contenders.naive.NaiveDualWriteContender;
+import dev.outboxstarter.benchmarks.contenders.raw.RawReferenceContender;
+import dev.outboxstarter.benchmarks.contenders.starter.StarterContender;
+
+/**
+ * The contenders by name.
+ */
+public enum Contenders {
+
+	STARTER("starter (fast path)", () -> new StarterContender(true)),
+
+	STARTER_RELAY_ONLY("starter (relay only)", () -> new StarterContender(false)),
+
+	NAIVE_DUAL_WRITE("naive dual write", NaiveDualWriteContender::new),
+
+	DATABASE_ONLY("database only (no events)", DatabaseOnlyContender::new),
+
+	RAW_REFERENCE("raw JDBC + KafkaProducer", RawReferenceContender::new);
+
+	private final String label;
+
+	private final Supplier<Contender> factory;
+
+	Contenders(String label, Supplier<Contender> factory) {
+		this.label = label;
+		this.factory = factory;
+	}
+
+	public String label() {
+		return this.label;
+	}
+
+	public Contender create() {
+		return this.factory.get();
+	}
+
+}

@@ -1,0 +1,75 @@
+package dev.outboxstarter.benchmarks.scenarios;
+
+import java.time.Duration;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.UUID;
+
+import dev.outboxstarter.benchmarks.Contender;
+import dev.outboxstarter.testsupport.TcpForwarder;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.common.serialization.StringDeserializer;
+
+/**
+ * Scenario 3, backlog drain: events written while the broker is unreachable (the contender talks to
+ * a closed forwarder), then the broker is made reachable; the time until a consumer has every event,
+ * events per second, and the contender JVM's peak heap meanwhile. Also tells how many events were
+ * lost (never arrive within the time limit), which is what the naive dual write does.
+ */
+public final class BacklogDrain {
+
+	private BacklogDrain() {
+	}
+
+	public static Map<String, Object> run(Contender contender, TcpForwarder broker, String bootstrapServers,
+			String topic, int events, Duration limit) throws Exception {
+		Set<String> keys = new HashSet<>();
+		for (int i = 0; i < events; i++) {
+			String key = "drain-" + i;
+			keys.add(key);
+		}
+		long writeStarted = System.nanoTime();
+		WriteCost.run(contender, events, 8, 0, "drain");
+		double writeSeconds = (System.nanoTime() - writeStarted) / 1e9;
+		try (KafkaConsumer<String, String> consumer = consumer(bootstrapServers)) {
+			consumer.subscribe(List.of(topic));
+			consumer.poll(Duration.ofMillis(500));
+			Measurements.resetPeakHeap();
+			long started = System.nanoTime();
+			broker.open();
+			contender.brokerIsBack();
+			Set<String> received = new HashSet<>();
+			long deadline = started + limit.toNanos();
+			while (received.size() < events && System.nanoTime() < deadline) {
+				for (ConsumerRecord<String, String> record : consumer.poll(Duration.ofMillis(100))) {
+					if (keys.contains(record.key())) {
+						received.add(record.key());
+					}
+				}
+			}
+			double seconds = (System.nanoTime() - started) / 1e9;
+			Map<String, Object> result = new LinkedHashMap<>();
+			result.put("events", events);
+			result.put("writeSeconds", writeSeconds);
+			result.put("received", received.size());
+			result.put("lost", events - received.size());
+			result.put("drainSeconds", (received.size() == events) ? seconds : null);
+			result.put("eventsPerSecond", (received.size() == events) ? events / seconds : null);
+			result.put("peakHeapMegabytes", Measurements.peakHeapMegabytes());
+			return result;
+		}
+	}
+
+	private static KafkaConsumer<String, String> consumer(String bootstrapServers) {
+		return new KafkaConsumer<>(Map.of(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers,
+				ConsumerConfig.GROUP_ID_CONFIG, "bench-" + UUID.randomUUID(), ConsumerConfig.AUTO_OFFSET_RESET_CONFIG,
+				"earliest", ConsumerConfig.MAX_POLL_RECORDS_CONFIG, 5000), new StringDeserializer(),
+				new StringDeserializer());
+	}
+
+}
