@@ -9,6 +9,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collections;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -28,12 +29,20 @@ import tools.jackson.databind.json.JsonMapper;
  * rounds and prints a Markdown table with ratios to the starter; writes it and the raw results as
  * JSON to {@code target/benchmarks/}. Arguments ({@code --name=value}): {@code rounds} (3),
  * {@code transactions} (20000), {@code warmup} (2000), {@code drain-events} (100000),
+ * {@code drain-contenders} (the drain's contenders, comma-separated {@link Contenders} names),
  * {@code lost-events} (500), {@code heap} (1g, the contender JVMs' maximum heap), {@code only} (a scenario:
  * {@code write}, {@code drain} or {@code lost}), {@code profile} (a directory for flight recordings).
  */
 public final class BenchmarkSuite {
 
 	private static final JsonMapper json = JsonMapper.builder().enable(SerializationFeature.INDENT_OUTPUT).build();
+
+	/**
+	 * The backlog drain's contenders unless {@code drain-contenders} names others. Not namastack at its
+	 * defaults: 10 keys every 2 s take hours over a 100,000-event backlog.
+	 */
+	private static final List<Contenders> DRAINERS = List.of(Contenders.STARTER, Contenders.MODULITH,
+			Contenders.NAMASTACK_TUNED, Contenders.RAW_REFERENCE);
 
 	private final Map<String, String> options;
 
@@ -67,6 +76,14 @@ public final class BenchmarkSuite {
 		}
 	}
 
+	private List<Contenders> contenders(String name, List<Contenders> defaultValue) {
+		String names = this.options.get(name);
+		if (names == null) {
+			return defaultValue;
+		}
+		return Arrays.stream(names.split(",")).map(String::trim).map(Contenders::valueOf).toList();
+	}
+
 	private int option(String name, int defaultValue) {
 		return Integer.parseInt(this.options.getOrDefault(name, String.valueOf(defaultValue)));
 	}
@@ -90,7 +107,8 @@ public final class BenchmarkSuite {
 	}
 
 	private void writeCost(int rounds) {
-		List<Contenders> writers = List.of(Contenders.STARTER, Contenders.STARTER_RELAY_ONLY, Contenders.DATABASE_ONLY,
+		List<Contenders> writers = List.of(Contenders.STARTER, Contenders.STARTER_RELAY_ONLY, Contenders.MODULITH,
+				Contenders.NAMASTACK_DEFAULTS, Contenders.NAMASTACK_TUNED, Contenders.DATABASE_ONLY,
 				Contenders.NAIVE_DUAL_WRITE, Contenders.RAW_REFERENCE);
 		for (int concurrency : new int[] { 1, 8 }) {
 			String name = "write cost, concurrency " + concurrency;
@@ -103,8 +121,8 @@ public final class BenchmarkSuite {
 
 	private void drain(int rounds) {
 		String name = "backlog drain, " + option("drain-events", 100_000) + " events";
-		Map<Contenders, Map<String, Double>> medians = rounds(name, List.of(Contenders.STARTER, Contenders.RAW_REFERENCE),
-				rounds, "drain", List.of("events=" + option("drain-events", 100_000)));
+		Map<Contenders, Map<String, Double>> medians = rounds(name, contenders("drain-contenders", DRAINERS), rounds,
+				"drain", List.of("events=" + option("drain-events", 100_000)));
 		table(name, medians, List.of("drainSeconds", "eventsPerSecond", "peakHeapMegabytes", "lost"),
 				"eventsPerSecond");
 	}

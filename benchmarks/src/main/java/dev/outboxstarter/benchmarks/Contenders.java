@@ -3,6 +3,8 @@ package dev.outboxstarter.benchmarks;
 import java.util.function.Supplier;
 
 import dev.outboxstarter.benchmarks.contenders.dbonly.DatabaseOnlyContender;
+import dev.outboxstarter.benchmarks.contenders.modulith.ModulithContender;
+import dev.outboxstarter.benchmarks.contenders.namastack.NamastackContender;
 import dev.outboxstarter.benchmarks.contenders.naive.NaiveDualWriteContender;
 import dev.outboxstarter.benchmarks.contenders.raw.RawReferenceContender;
 import dev.outboxstarter.benchmarks.contenders.starter.StarterContender;
@@ -15,6 +17,13 @@ public enum Contenders {
 	STARTER("starter (fast path)", () -> new StarterContender(true)),
 
 	STARTER_RELAY_ONLY("starter (relay only)", () -> new StarterContender(false)),
+
+	MODULITH("Spring Modulith 2.1.1", ModulithContender::new),
+
+	NAMASTACK_DEFAULTS("namastack-outbox 1.6.0 (defaults)", () -> new NamastackContender(false)),
+
+	NAMASTACK_TUNED("namastack-outbox 1.6.0 (tuned: batch 800, 100 ms, 16 threads)",
+			() -> new NamastackContender(true)),
 
 	NAIVE_DUAL_WRITE("naive dual write", NaiveDualWriteContender::new),
 

@@ -12,7 +12,9 @@ import org.springframework.context.ConfigurableApplicationContext;
 
 /**
  * A contender that is a Spring Boot application: each in a package of its own, so component scans do
- * not meet, with the other libraries on the class path switched off.
+ * not meet, with the other libraries on the class path switched off: namastack-outbox by its switch,
+ * Spring Modulith and JPA by excluding their auto-configurations (a contender that needs them
+ * overrides {@code spring.autoconfigure.exclude}).
  */
 public abstract class SpringContender implements Contender {
 
@@ -22,6 +24,15 @@ public abstract class SpringContender implements Contender {
 			"org.springframework.modulith.events.config.EventExternalizationAutoConfiguration",
 			"org.springframework.modulith.events.jpa.JpaEventPublicationAutoConfiguration",
 			"org.springframework.modulith.events.jpa.archiving.ArchivingAutoConfiguration");
+
+	/**
+	 * Hibernate and Spring Data JPA, on the class path for Spring Modulith's JPA registry only. Excluded
+	 * from the other contexts: an entity manager factory would replace their JDBC transaction manager
+	 * with a JPA one and cost them start-up time, which is not what those contenders measure.
+	 */
+	protected static final String JPA_AUTO_CONFIGURATIONS = String.join(",",
+			"org.springframework.boot.hibernate.autoconfigure.HibernateJpaAutoConfiguration",
+			"org.springframework.boot.data.jpa.autoconfigure.DataJpaRepositoriesAutoConfiguration");
 
 	private ConfigurableApplicationContext context;
 
@@ -37,7 +48,7 @@ public abstract class SpringContender implements Contender {
 		properties.put("spring.main.banner-mode", "off");
 		properties.put("logging.level.org.apache.kafka", "WARN");
 		properties.put("namastack.outbox.enabled", false);
-		properties.put("spring.autoconfigure.exclude", MODULITH_AUTO_CONFIGURATIONS);
+		properties.put("spring.autoconfigure.exclude", MODULITH_AUTO_CONFIGURATIONS + "," + JPA_AUTO_CONFIGURATIONS);
 		properties.putAll(properties(settings));
 		this.context = new SpringApplicationBuilder(application()).web(WebApplicationType.NONE)
 			.properties(properties)
