@@ -5,6 +5,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;
+import java.util.function.Function;
 
 import dev.outboxstarter.core.OutboxHeaders;
 import org.jspecify.annotations.Nullable;
@@ -103,7 +104,7 @@ final class MessageIds {
 		});
 	}
 
-	private record Reader(Class<?> type, java.util.function.Function<Object, @Nullable String> reader) {
+	private record Reader(Class<?> type, Function<Object, @Nullable String> reader) {
 
 		@Nullable String read(Object message) {
 			return this.reader.apply(message);

@@ -1,5 +1,6 @@
 package dev.outboxstarter.it;
 
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
 import java.util.UUID;
@@ -16,6 +17,7 @@ import dev.outboxstarter.testsupport.TestKafka;
 import io.micrometer.core.instrument.MeterRegistry;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.junit.jupiter.api.Test;
+import tools.jackson.databind.json.JsonMapper;
 
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
@@ -49,6 +51,8 @@ class InboxIntegrationTests {
 	static final String INBOX = "inbox_it";
 
 	static final String EFFECTS = "inbox_it_effect";
+
+	private static final JsonMapper json = new JsonMapper();
 
 	static {
 		TestDatabase.POSTGRESQL.dropTable(TABLE);
@@ -153,13 +157,11 @@ class InboxIntegrationTests {
 	}
 
 	static String customer(ConsumerRecord<String, String> record) {
-		String value = record.value();
-		int start = value.indexOf("\"customer\":\"") + "\"customer\":\"".length();
-		return value.substring(start, value.indexOf('"', start));
+		return json.readTree(record.value()).get("customer").asString();
 	}
 
 	static String messageId(ConsumerRecord<String, String> record) {
-		return new String(record.headers().lastHeader(OutboxHeaders.MESSAGE_ID).value());
+		return new String(record.headers().lastHeader(OutboxHeaders.MESSAGE_ID).value(), StandardCharsets.UTF_8);
 	}
 
 	@TestConfiguration(proxyBeanMethods = false)

@@ -3,6 +3,7 @@ package dev.outboxstarter.it;
 import java.time.Duration;
 import java.util.List;
 import java.util.UUID;
+import java.util.concurrent.TimeUnit;
 
 import dev.outboxstarter.it.orders.OrderPlaced;
 import dev.outboxstarter.it.orders.OrderService;
@@ -102,7 +103,7 @@ class OutboxMetricsIntegrationTests {
 		assertThat(count("outbox.events.dead")).isZero();
 		assertThat(timers().stream().mapToLong(Timer::count).sum() - timed).isEqualTo(EVENTS);
 		Timer fast = this.meters.get("outbox.publish.latency").tags("transport", "kafka", "path", "fast").timer();
-		assertThat(fast.max(java.util.concurrent.TimeUnit.MILLISECONDS)).as("commit to acknowledgement, ms")
+		assertThat(fast.max(TimeUnit.MILLISECONDS)).as("commit to acknowledgement, ms")
 			.isPositive()
 			.isLessThan(10_000);
 		assertThat(this.meters.get("outbox.backlog.dead").gauge().value()).isZero();

@@ -14,6 +14,7 @@ import org.jspecify.annotations.Nullable;
 
 import org.springframework.context.SmartLifecycle;
 import org.springframework.core.NestedExceptionUtils;
+import org.springframework.scheduling.concurrent.CustomizableThreadFactory;
 
 /**
  * Reads the backlog (pending and DEAD rows, the oldest pending row's age) with one statement every
@@ -79,11 +80,9 @@ public class BacklogMonitor implements SmartLifecycle {
 	public void start() {
 		this.running = true;
 		refresh();
-		this.scheduler = Executors.newSingleThreadScheduledExecutor((task) -> {
-			Thread thread = new Thread(task, "outbox-backlog");
-			thread.setDaemon(true);
-			return thread;
-		});
+		CustomizableThreadFactory threads = new CustomizableThreadFactory("outbox-backlog-");
+		threads.setDaemon(true);
+		this.scheduler = Executors.newSingleThreadScheduledExecutor(threads);
 		long millis = this.refreshInterval.toMillis();
 		this.scheduler.scheduleWithFixedDelay(this::refresh, millis, millis, TimeUnit.MILLISECONDS);
 	}

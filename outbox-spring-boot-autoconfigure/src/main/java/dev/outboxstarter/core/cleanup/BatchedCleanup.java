@@ -10,6 +10,7 @@ import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 
 import org.springframework.context.SmartLifecycle;
+import org.springframework.scheduling.concurrent.CustomizableThreadFactory;
 import org.springframework.transaction.support.TransactionTemplate;
 
 /**
@@ -77,11 +78,9 @@ public abstract class BatchedCleanup implements SmartLifecycle {
 	@Override
 	public void start() {
 		this.running = true;
-		this.scheduler = Executors.newSingleThreadScheduledExecutor((task) -> {
-			Thread thread = new Thread(task, this.threadName);
-			thread.setDaemon(true);
-			return thread;
-		});
+		CustomizableThreadFactory threads = new CustomizableThreadFactory(this.threadName + "-");
+		threads.setDaemon(true);
+		this.scheduler = Executors.newSingleThreadScheduledExecutor(threads);
 		long millis = this.interval.toMillis();
 		this.scheduler.scheduleWithFixedDelay(this::cleanQuietly, millis, millis, TimeUnit.MILLISECONDS);
 	}

@@ -14,6 +14,7 @@ import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.context.SmartLifecycle;
+import org.springframework.scheduling.concurrent.CustomizableThreadFactory;
 
 /**
  * Polls for due pending rows every poll interval and publishes them in batches until none are left.
@@ -82,11 +83,9 @@ public class OutboxRelay implements SmartLifecycle {
 	public void start() {
 		this.running = true;
 		this.lastRun = Instant.now();
-		this.scheduler = Executors.newSingleThreadScheduledExecutor((task) -> {
-			Thread thread = new Thread(task, "outbox-relay");
-			thread.setDaemon(true);
-			return thread;
-		});
+		CustomizableThreadFactory threads = new CustomizableThreadFactory("outbox-relay-");
+		threads.setDaemon(true);
+		this.scheduler = Executors.newSingleThreadScheduledExecutor(threads);
 		long interval = this.pollInterval.toMillis();
 		this.scheduler.scheduleWithFixedDelay(this::poll, interval, interval, TimeUnit.MILLISECONDS);
 	}

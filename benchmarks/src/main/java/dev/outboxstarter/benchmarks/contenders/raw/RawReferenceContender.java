@@ -90,6 +90,7 @@ public class RawReferenceContender implements Contender {
 		while (this.running) {
 			try {
 				if (claimSendDelete() == 0) {
+					// A polling loop: with nothing to claim, wait a little rather than spin on the database.
 					Thread.sleep(10);
 				}
 			}
@@ -98,7 +99,8 @@ public class RawReferenceContender implements Contender {
 				return;
 			}
 			catch (Exception ex) {
-				// The broker is down or the batch failed: the rows stay, the next round tries again.
+				// The broker is down or the batch failed: the rows stay, and the next round tries again
+				// after a short pause, the reference's whole retry policy.
 				try {
 					Thread.sleep(100);
 				}
