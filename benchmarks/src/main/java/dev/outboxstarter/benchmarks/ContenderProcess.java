@@ -11,6 +11,10 @@ import java.util.Locale;
 import java.util.Map;
 
 import dev.outboxstarter.benchmarks.scenarios.BacklogDrain;
+import dev.outboxstarter.benchmarks.scenarios.LargeBacklog;
+import dev.outboxstarter.benchmarks.scenarios.Latency;
+import dev.outboxstarter.benchmarks.scenarios.ScaleOut;
+import dev.outboxstarter.benchmarks.scenarios.SustainedRate;
 import dev.outboxstarter.benchmarks.scenarios.WriteCost;
 import dev.outboxstarter.testsupport.TcpForwarder;
 import org.apache.kafka.clients.admin.Admin;
@@ -66,7 +70,43 @@ public final class ContenderProcess {
 								Duration.ofSeconds(Long.parseLong(parameters.getOrDefault("limitSeconds", "600"))));
 					}
 				}
-				default -> throw new IllegalArgumentException("Unknown scenario '" + scenario + "': use write or drain");
+				case "latency-steady" -> {
+					contender.start(new ContenderSettings(schemaUrl, username, schema, broker, topic, maxBlockMillis));
+					result = Latency.steady(contender, broker, topic, Integer.parseInt(parameters.get("rate")),
+							Integer.parseInt(parameters.get("seconds")), Integer.parseInt(parameters.get("warmup")),
+							Duration.ofSeconds(Long.parseLong(parameters.get("limitSeconds"))));
+				}
+				case "latency-burst" -> {
+					contender.start(new ContenderSettings(schemaUrl, username, schema, broker, topic, maxBlockMillis));
+					result = Latency.burst(contender, broker, topic, Integer.parseInt(parameters.get("transactions")),
+							Integer.parseInt(parameters.get("warmup")),
+							Duration.ofSeconds(Long.parseLong(parameters.get("limitSeconds"))));
+				}
+				case "scaleout" -> {
+					try (TcpForwarder forwarder = TcpForwarder.onFreePort(broker)) {
+						ContenderSettings settings = new ContenderSettings(schemaUrl, username, schema, forwarder.address(),
+								topic, maxBlockMillis);
+						contender.start(settings);
+						result = ScaleOut.run(contender, which::create, settings,
+								Integer.parseInt(parameters.get("instances")), forwarder, broker, topic,
+								Integer.parseInt(parameters.get("events")),
+								Duration.ofSeconds(Long.parseLong(parameters.getOrDefault("limitSeconds", "600"))));
+					}
+				}
+				case "memory" -> {
+					ContenderSettings settings = new ContenderSettings(schemaUrl, username, schema, broker, topic,
+							maxBlockMillis);
+					contender.start(settings);
+					result = LargeBacklog.run(settings, Integer.parseInt(parameters.get("events")),
+							Duration.ofSeconds(Long.parseLong(parameters.get("limitSeconds"))));
+				}
+				case "sustained" -> {
+					contender.start(new ContenderSettings(schemaUrl, username, schema, broker, topic, maxBlockMillis));
+					result = SustainedRate.run(contender, broker, topic, Integer.parseInt(parameters.get("maxRate")),
+							Integer.parseInt(parameters.get("stepSeconds")), Integer.parseInt(parameters.get("warmup")));
+				}
+				default -> throw new IllegalArgumentException("Unknown scenario '" + scenario
+						+ "': use write, drain, latency-steady, latency-burst, scaleout, memory or sustained");
 			}
 		}
 		System.out.println(RESULT + JsonMapper.builder().build().writeValueAsString(result));

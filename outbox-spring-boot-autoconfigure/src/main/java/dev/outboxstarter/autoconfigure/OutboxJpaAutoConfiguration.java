@@ -29,8 +29,8 @@ public final class OutboxJpaAutoConfiguration {
 	}
 
 	@Bean
-	EntityManagerFlushHook outboxEntityManagerFlushHook(ObjectProvider<EntityManagerFactory> entityManagerFactories) {
-		return new EntityManagerFlushHook(entityManagerFactories);
+	EntityManagerFlushHook outboxEntityManagerFlushHook() {
+		return new EntityManagerFlushHook();
 	}
 
 }

@@ -30,6 +30,13 @@ import static org.awaitility.Awaitility.await;
  */
 public final class KafkaBrokerProcess implements AutoCloseable {
 
+	/**
+	 * For tests: a small heap, and the quick start-up of the client compiler, since a test broker
+	 * handles little traffic.
+	 */
+	public static final List<String> TEST_JVM_OPTIONS = List.of("-Xmx512m", "-XX:+UseSerialGC",
+			"-XX:TieredStopAtLevel=1");
+
 	private final Path directory;
 
 	private final int port;
@@ -44,8 +51,11 @@ public final class KafkaBrokerProcess implements AutoCloseable {
 
 	private volatile Process process;
 
-	private KafkaBrokerProcess(Path directory, Path log) {
+	private final List<String> jvmOptions;
+
+	private KafkaBrokerProcess(Path directory, Path log, List<String> jvmOptions) {
 		this.directory = directory;
+		this.jvmOptions = List.copyOf(jvmOptions);
 		this.port = freePort();
 		this.controllerPort = freePort();
 		this.config = directory.resolve("server.properties");
@@ -55,15 +65,26 @@ public final class KafkaBrokerProcess implements AutoCloseable {
 	}
 
 	/**
-	 * Formats the storage of a new broker in a temporary directory and starts it.
+	 * Formats the storage of a new broker in a temporary directory and starts it with
+	 * {@link #TEST_JVM_OPTIONS}.
 	 * @param log where the broker's output goes (appended)
 	 * @return the running broker
 	 */
 	public static KafkaBrokerProcess start(Path log) {
+		return start(log, TEST_JVM_OPTIONS);
+	}
+
+	/**
+	 * Formats the storage of a new broker in a temporary directory and starts it.
+	 * @param log where the broker's output goes (appended)
+	 * @param jvmOptions the broker JVM's options, e.g. {@link #TEST_JVM_OPTIONS}
+	 * @return the running broker
+	 */
+	public static KafkaBrokerProcess start(Path log, List<String> jvmOptions) {
 		KafkaBrokerProcess broker;
 		try {
 			Files.createDirectories(log.toAbsolutePath().getParent());
-			broker = new KafkaBrokerProcess(Files.createTempDirectory("kafka-broker-process"), log);
+			broker = new KafkaBrokerProcess(Files.createTempDirectory("kafka-broker-process"), log, jvmOptions);
 		}
 		catch (IOException ex) {
 			throw new UncheckedIOException(ex);
@@ -104,7 +125,7 @@ public final class KafkaBrokerProcess implements AutoCloseable {
 		if (isRunning()) {
 			return;
 		}
-		this.process = launch(List.of("kafka.Kafka", this.config.toString()), "-Xmx512m");
+		this.process = launch(List.of("kafka.Kafka", this.config.toString()), this.jvmOptions);
 		await("Kafka broker on " + bootstrapServers() + " to answer").atMost(Duration.ofSeconds(60))
 			.pollInterval(Duration.ofMillis(200))
 			.until(this::answers);
@@ -215,7 +236,7 @@ public final class KafkaBrokerProcess implements AutoCloseable {
 
 	private void format() {
 		Process format = launch(List.of("kafka.tools.StorageTool", "format", "-t", Uuid.randomUuid().toString(), "-c",
-				this.config.toString()), "-Xmx256m");
+				this.config.toString()), TEST_JVM_OPTIONS);
 		try {
 			if (!format.waitFor(60, TimeUnit.SECONDS) || format.exitValue() != 0) {
 				format.destroyForcibly();
@@ -229,12 +250,10 @@ public final class KafkaBrokerProcess implements AutoCloseable {
 		}
 	}
 
-	private Process launch(List<String> mainAndArguments, String heap) {
+	private Process launch(List<String> mainAndArguments, List<String> jvmOptions) {
 		List<String> command = new ArrayList<>();
 		command.add(FaultClassPath.javaCommand());
-		command.add(heap);
-		command.add("-XX:+UseSerialGC");
-		command.add("-XX:TieredStopAtLevel=1");
+		command.addAll(jvmOptions);
 		command.add("-cp");
 		command.add(FaultClassPath.jars());
 		command.addAll(mainAndArguments);

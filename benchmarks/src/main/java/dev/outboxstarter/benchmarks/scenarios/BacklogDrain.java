@@ -28,21 +28,41 @@ public final class BacklogDrain {
 
 	public static Map<String, Object> run(Contender contender, TcpForwarder broker, String bootstrapServers,
 			String topic, int events, Duration limit) throws Exception {
+		double writeSeconds = write(contender, events);
+		Map<String, Object> result = drain(List.of(contender), broker, bootstrapServers, topic, events, limit);
+		result.put("writeSeconds", writeSeconds);
+		return result;
+	}
+
+	/**
+	 * Writes the backlog, keys {@code drain-<number>}, with 8 threads.
+	 * @return how long it took, in seconds
+	 */
+	static double write(Contender contender, int events) throws Exception {
+		long started = System.nanoTime();
+		WriteCost.run(contender, events, 8, 0, "drain");
+		return (System.nanoTime() - started) / 1e9;
+	}
+
+	/**
+	 * Makes the broker reachable and waits until every event of the backlog has arrived or the limit
+	 * passed.
+	 * @param contenders every instance that publishes, each told that the broker is back
+	 */
+	static Map<String, Object> drain(List<Contender> contenders, TcpForwarder broker, String bootstrapServers,
+			String topic, int events, Duration limit) {
 		Set<String> keys = new HashSet<>();
 		for (int i = 0; i < events; i++) {
 			String key = "drain-" + i;
 			keys.add(key);
 		}
-		long writeStarted = System.nanoTime();
-		WriteCost.run(contender, events, 8, 0, "drain");
-		double writeSeconds = (System.nanoTime() - writeStarted) / 1e9;
 		try (KafkaConsumer<String, String> consumer = consumer(bootstrapServers)) {
 			consumer.subscribe(List.of(topic));
 			consumer.poll(Duration.ofMillis(500));
 			Measurements.resetPeakHeap();
 			long started = System.nanoTime();
 			broker.open();
-			contender.brokerIsBack();
+			contenders.forEach(Contender::brokerIsBack);
 			Set<String> received = new HashSet<>();
 			long deadline = started + limit.toNanos();
 			while (received.size() < events && System.nanoTime() < deadline) {
@@ -55,7 +75,6 @@ public final class BacklogDrain {
 			double seconds = (System.nanoTime() - started) / 1e9;
 			Map<String, Object> result = new LinkedHashMap<>();
 			result.put("events", events);
-			result.put("writeSeconds", writeSeconds);
 			result.put("received", received.size());
 			result.put("lost", events - received.size());
 			result.put("drainSeconds", (received.size() == events) ? seconds : null);

@@ -1,12 +1,22 @@
 package dev.outboxstarter.benchmarks.scenarios;
 
+import java.lang.management.GarbageCollectorMXBean;
 import java.lang.management.ManagementFactory;
 import java.lang.management.MemoryPoolMXBean;
 import java.lang.management.MemoryType;
+import java.lang.management.MemoryUsage;
 import java.util.Arrays;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicLong;
+
+import javax.management.NotificationEmitter;
+import javax.management.NotificationListener;
+import javax.management.openmbean.CompositeData;
+
+import com.sun.management.GarbageCollectionNotificationInfo;
 
 /**
- * What the scenarios measure with: percentiles, the event payload, peak heap.
+ * What the scenarios measure with: percentiles, the event payload, peak heap, heap after collections.
  */
 final class Measurements {
 
@@ -56,6 +66,52 @@ final class Measurements {
 			}
 		}
 		return bytes / (1024.0 * 1024.0);
+	}
+
+	/**
+	 * The largest heap in use right after a collection, from the collectors' notifications while it is
+	 * open: what the live data took, where the peak heap also counts garbage not collected yet.
+	 */
+	static final class HeapAfterCollections implements AutoCloseable {
+
+		private final List<String> heapPools = ManagementFactory.getMemoryPoolMXBeans()
+			.stream()
+			.filter((pool) -> pool.getType() == MemoryType.HEAP)
+			.map(MemoryPoolMXBean::getName)
+			.toList();
+
+		private final AtomicLong peakBytes = new AtomicLong();
+
+		private final NotificationListener listener = (notification, handback) -> {
+			if (GarbageCollectionNotificationInfo.GARBAGE_COLLECTION_NOTIFICATION.equals(notification.getType())) {
+				var after = GarbageCollectionNotificationInfo.from((CompositeData) notification.getUserData())
+					.getGcInfo()
+					.getMemoryUsageAfterGc();
+				long used = this.heapPools.stream().map(after::get).mapToLong(MemoryUsage::getUsed).sum();
+				this.peakBytes.accumulateAndGet(used, Math::max);
+			}
+		};
+
+		HeapAfterCollections() {
+			for (GarbageCollectorMXBean collector : ManagementFactory.getGarbageCollectorMXBeans()) {
+				((NotificationEmitter) collector).addNotificationListener(this.listener, null, null);
+			}
+		}
+
+		/**
+		 * @return megabytes, 0 if no collection ran
+		 */
+		double peakMegabytes() {
+			return this.peakBytes.get() / (1024.0 * 1024.0);
+		}
+
+		@Override
+		public void close() throws Exception {
+			for (GarbageCollectorMXBean collector : ManagementFactory.getGarbageCollectorMXBeans()) {
+				((NotificationEmitter) collector).removeNotificationListener(this.listener);
+			}
+		}
+
 	}
 
 }

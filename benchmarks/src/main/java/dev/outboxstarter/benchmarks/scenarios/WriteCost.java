@@ -12,7 +12,8 @@ import dev.outboxstarter.benchmarks.Contender;
 /**
  * Scenario 1, write cost: business transactions (one order insert and one event) as fast as
  * {@code concurrency} threads can run them, with the contender publishing meanwhile; latency per
- * transaction and transactions per second, after a warm-up.
+ * transaction and transactions per second, after a warm-up; and the CPU time the contender's JVM and
+ * the database server spent per transaction meanwhile (publishing included).
  */
 public final class WriteCost {
 
@@ -21,34 +22,42 @@ public final class WriteCost {
 
 	public static Map<String, Object> run(Contender contender, int transactions, int concurrency, int warmup,
 			String keyPrefix) throws Exception {
-		place(contender, "warmup", warmup, concurrency, null);
+		place(contender, "warmup", 0, warmup, concurrency, Placed.NOTHING);
 		long[] latencies = new long[transactions];
+		CpuTime cpuBefore = CpuTime.now();
 		long started = System.nanoTime();
-		place(contender, keyPrefix, transactions, concurrency, latencies);
+		place(contender, keyPrefix, 0, transactions, concurrency,
+				(number, key, start, committed) -> latencies[number] = committed - start);
 		double seconds = (System.nanoTime() - started) / 1e9;
+		CpuTime cpuAfter = CpuTime.now();
 		Map<String, Object> result = new LinkedHashMap<>();
 		result.put("transactionsPerSecond", transactions / seconds);
 		result.put("p50Millis", Measurements.percentileMillis(latencies, 50));
 		result.put("p99Millis", Measurements.percentileMillis(latencies, 99));
+		result.put("jvmCpuMicrosPerTransaction", cpuAfter.jvmMicrosPerOperationSince(cpuBefore, transactions));
+		result.put("databaseCpuMicrosPerTransaction", cpuAfter.databaseMicrosPerOperationSince(cpuBefore, transactions));
 		return result;
 	}
 
-	private static void place(Contender contender, String prefix, int count, int concurrency, long[] latencies)
+	/**
+	 * The closed loop: {@code concurrency} threads place orders one after the other, each as soon as its
+	 * previous one returned, until {@code count} are placed. Keys are {@code <prefix>-<number>}, numbered
+	 * from {@code first}.
+	 */
+	static void place(Contender contender, String prefix, int first, int count, int concurrency, Placed placed)
 			throws Exception {
-		AtomicInteger next = new AtomicInteger();
+		AtomicInteger next = new AtomicInteger(first);
 		ExecutorService threads = Executors.newFixedThreadPool(concurrency);
 		try {
 			Future<?>[] workers = new Future<?>[concurrency];
 			for (int t = 0; t < concurrency; t++) {
 				workers[t] = threads.submit(() -> {
-					int i;
-					while ((i = next.getAndIncrement()) < count) {
-						String key = prefix + "-" + i;
+					int number;
+					while ((number = next.getAndIncrement()) < first + count) {
+						String key = prefix + "-" + number;
 						long start = System.nanoTime();
 						contender.placeOrder(key, Measurements.payload(key));
-						if (latencies != null) {
-							latencies[i] = System.nanoTime() - start;
-						}
+						placed.placed(number, key, start, System.nanoTime());
 					}
 				});
 			}
@@ -59,6 +68,25 @@ public final class WriteCost {
 		finally {
 			threads.shutdown();
 		}
+	}
+
+	/**
+	 * Told of every order placed, on the thread that placed it.
+	 */
+	@FunctionalInterface
+	interface Placed {
+
+		Placed NOTHING = (number, key, start, committed) -> {
+		};
+
+		/**
+		 * @param number the number in the event's key
+		 * @param key the event's key
+		 * @param start {@link System#nanoTime()} before {@code placeOrder}
+		 * @param committed {@link System#nanoTime()} once {@code placeOrder} returned: the commit
+		 */
+		void placed(int number, String key, long start, long committed);
+
 	}
 
 }

@@ -9,6 +9,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
@@ -49,6 +50,9 @@ public class BatchDelivery {
 	private final TransactionTemplate transactionTemplate;
 
 	private final List<OutboxDeliveryListener> listeners;
+
+	/** Transports that threw rather than send, and have not taken a message since. */
+	private final Set<String> refusedTransports = ConcurrentHashMap.newKeySet();
 
 	/**
 	 * Creates the delivery.
@@ -93,6 +97,7 @@ public class BatchDelivery {
 		if (outcome == null) {
 			return DeliveryResult.NONE;
 		}
+		resumeTransportsBackInService(outcome);
 		DeliveryResult result = new DeliveryResult(outcome.claimed, outcome.published.size(), outcome.failures.size());
 		// Only once the outcome is committed.
 		for (OutboxDeliveryListener listener : this.listeners) {
@@ -102,6 +107,26 @@ public class BatchDelivery {
 			listener.delivered(path, result);
 		}
 		return result;
+	}
+
+	/**
+	 * A transport that refused sends (its broker was unreachable) and now acknowledged one is back:
+	 * the rows that failed meanwhile would otherwise wait out backoffs of up to
+	 * {@code outbox.retry.max-delay} with the broker available.
+	 */
+	private void resumeTransportsBackInService(Outcome outcome) {
+		Set<String> acknowledging = new HashSet<>();
+		outcome.published.forEach((published) -> acknowledging.add(published.event().transport()));
+		for (String transport : acknowledging) {
+			if (!outcome.refusingTransports.contains(transport) && this.refusedTransports.remove(transport)) {
+				Integer resumed = this.transactionTemplate.execute((status) -> this.store.resumeBackedOff(transport));
+				if (resumed != null && resumed > 0) {
+					logger.info("Outbox transport '" + transport + "' takes messages again; " + resumed
+							+ " events waiting out a retry backoff are due now");
+				}
+			}
+		}
+		this.refusedTransports.addAll(outcome.refusingTransports);
 	}
 
 	private List<ClaimedEvent> withoutHeldBack(List<ClaimedEvent> claimed) {
@@ -124,6 +149,7 @@ public class BatchDelivery {
 		long deadline = System.nanoTime() + this.publishTimeout.toNanos();
 		Outcome outcome = new Outcome();
 		Set<OrderingKey> stoppedKeys = new HashSet<>();
+		Set<String> refusingTransports = outcome.refusingTransports;
 		List<ClaimedEvent> unsent = events;
 		while (!unsent.isEmpty() && System.nanoTime() < deadline) {
 			List<ClaimedEvent> round = new ArrayList<>(unsent.size());
@@ -131,7 +157,7 @@ public class BatchDelivery {
 			Set<OrderingKey> keysInRound = new HashSet<>();
 			for (ClaimedEvent event : unsent) {
 				OrderingKey key = orderingKey(event);
-				if (key != null && stoppedKeys.contains(key)) {
+				if ((key != null && stoppedKeys.contains(key)) || refusingTransports.contains(event.transport())) {
 					continue;
 				}
 				if (key != null && !keysInRound.add(key) && !keepsKeyOrder(event)) {
@@ -141,7 +167,7 @@ public class BatchDelivery {
 					round.add(event);
 				}
 			}
-			sendAndAwait(round, deadline, outcome, stoppedKeys);
+			sendAndAwait(round, deadline, outcome, stoppedKeys, refusingTransports);
 			unsent = later;
 		}
 		return outcome;
@@ -160,12 +186,20 @@ public class BatchDelivery {
 		return transport != null && transport.keepsKeyOrder();
 	}
 
-	private void sendAndAwait(List<ClaimedEvent> round, long deadline, Outcome outcome, Set<OrderingKey> stoppedKeys) {
+	/**
+	 * Sends a round and awaits its acknowledgements. A transport that throws rather than return a
+	 * future (Kafka does when it has had no metadata within {@code max.block.ms}: the broker is
+	 * unreachable) is not asked again in this batch: each further message would block as long and
+	 * fail the same way, keeping the batch's locks and the next poll waiting for nothing.
+	 */
+	private void sendAndAwait(List<ClaimedEvent> round, long deadline, Outcome outcome, Set<OrderingKey> stoppedKeys,
+			Set<String> refusingTransports) {
 		List<ClaimedEvent> sent = new ArrayList<>(round.size());
 		List<CompletableFuture<Instant>> acknowledgements = new ArrayList<>(round.size());
 		for (ClaimedEvent event : round) {
 			OrderingKey key = orderingKey(event);
-			if ((key != null && stoppedKeys.contains(key)) || System.nanoTime() > deadline) {
+			if ((key != null && stoppedKeys.contains(key)) || refusingTransports.contains(event.transport())
+					|| System.nanoTime() > deadline) {
 				continue;
 			}
 			OutboxTransport transport = this.transports.get(event.transport());
@@ -180,6 +214,7 @@ public class BatchDelivery {
 			catch (RuntimeException ex) {
 				outcome.failed(event, describe(ex));
 				stop(key, stoppedKeys);
+				refusingTransports.add(event.transport());
 			}
 		}
 		for (int i = 0; i < sent.size(); i++) {
@@ -232,6 +267,8 @@ public class BatchDelivery {
 		private final List<Acknowledged> published = new ArrayList<>();
 
 		private final List<Failure> failures = new ArrayList<>();
+
+		private final Set<String> refusingTransports = new HashSet<>();
 
 		private int claimed;
 

@@ -19,6 +19,7 @@ import org.springframework.util.Assert;
  * @param heldBack the claimed ids that an earlier pending row of their key outside the claim holds back
  * @param markPublished marks rows published
  * @param markFailed records one failed attempt
+ * @param resumeBackedOff makes a transport's rows that wait out a retry backoff due now
  * @param tableExists counts tables with the outbox table's name
  * @param retryDead puts one DEAD row back to pending
  * @param retryAllDead puts every DEAD row back to pending
@@ -31,7 +32,8 @@ import org.springframework.util.Assert;
  * @param discard deletes one pending or DEAD row
  */
 public record OutboxStatements(String insert, String claimDue, String claimByIds, String heldBack,
-		String markPublished, String markFailed, String tableExists, String retryDead, String retryAllDead,
+		String markPublished, String markFailed, String resumeBackedOff, String tableExists, String retryDead,
+		String retryAllDead,
 		String retryAllDeadOfType, String deletePublished, String deleteDead, String backlog, String countByStatus,
 		String listByStatus, String discard) {
 
@@ -57,6 +59,7 @@ public record OutboxStatements(String insert, String claimDue, String claimByIds
 		return new OutboxStatements(expand(sql, "insert", table, clauses), expand(sql, "claim-due", table, clauses),
 				expand(sql, "claim-by-ids", table, clauses), expand(sql, "held-back", table, clauses),
 				expand(sql, "mark-published", table, clauses), expand(sql, "mark-failed", table, clauses),
+				expand(sql, "resume-backed-off", table, clauses),
 				expand(sql, "table-exists", table, clauses), expand(sql, "retry-dead", table, clauses),
 				expand(sql, "retry-all-dead", table, clauses), expand(sql, "retry-all-dead-of-type", table, clauses),
 				expand(sql, "delete-published", table, clauses), expand(sql, "delete-dead", table, clauses),

@@ -3,6 +3,7 @@ package dev.outboxstarter.core.store;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashSet;
 import java.util.List;
@@ -17,6 +18,7 @@ import org.jspecify.annotations.Nullable;
 import tools.jackson.core.type.TypeReference;
 import tools.jackson.databind.json.JsonMapper;
 
+import org.springframework.jdbc.core.JdbcOperations;
 import org.springframework.jdbc.core.namedparam.MapSqlParameterSource;
 import org.springframework.jdbc.core.namedparam.NamedParameterJdbcTemplate;
 import org.springframework.jdbc.core.namedparam.SqlParameterSource;
@@ -45,12 +47,16 @@ public class OutboxStore {
 
 	private final OutboxStatements sql;
 
+	/** The insert runs in every business transaction: its named parameters are resolved once, here. */
+	private final PositionalStatement insert;
+
 	private final JsonMapper json;
 
 	public OutboxStore(DataSource dataSource, DatabaseVendor vendor, OutboxStatements statements, JsonMapper json) {
 		this.jdbc = new NamedParameterJdbcTemplate(dataSource);
 		this.vendor = vendor;
 		this.sql = statements;
+		this.insert = PositionalStatement.of(statements.insert());
 		this.json = json;
 	}
 
@@ -63,26 +69,35 @@ public class OutboxStore {
 	}
 
 	/**
-	 * Inserts captured events in one JDBC batch.
+	 * Inserts captured events: one statement for a single event, one JDBC batch for several.
 	 * @param events the events, in capture order
 	 * @param availableAfter how long the relay leaves them alone (the fast-path grace)
 	 */
 	public void insert(List<CapturedEvent> events, Duration availableAfter) {
-		SqlParameterSource[] rows = new SqlParameterSource[events.size()];
-		for (int i = 0; i < rows.length; i++) {
-			CapturedEvent event = events.get(i);
-			rows[i] = new MapSqlParameterSource().addValue("id", this.vendor.idParameter(event.id()))
-				.addValue("aggregateType", event.aggregateType())
-				.addValue("aggregateId", event.aggregateId())
-				.addValue("eventType", event.eventType())
-				.addValue("transport", event.transport())
-				.addValue("destination", event.destination())
-				.addValue("messageKey", event.messageKey())
-				.addValue("payload", event.payload())
-				.addValue("headers", event.headers().isEmpty() ? null : this.json.writeValueAsString(event.headers()))
-				.addValue("delayMillis", availableAfter.toMillis());
+		long delayMillis = availableAfter.toMillis();
+		JdbcOperations jdbc = this.jdbc.getJdbcOperations();
+		if (events.size() == 1) {
+			jdbc.update(this.insert.sql(), this.insert.values(insertParameters(events.get(0), delayMillis)));
+			return;
 		}
-		this.jdbc.batchUpdate(this.sql.insert(), rows);
+		List<Object[]> rows = new ArrayList<>(events.size());
+		for (CapturedEvent event : events) {
+			rows.add(this.insert.values(insertParameters(event, delayMillis)));
+		}
+		jdbc.batchUpdate(this.insert.sql(), rows);
+	}
+
+	private SqlParameterSource insertParameters(CapturedEvent event, long delayMillis) {
+		return new MapSqlParameterSource().addValue("id", this.vendor.idParameter(event.id()))
+			.addValue("aggregateType", event.aggregateType())
+			.addValue("aggregateId", event.aggregateId())
+			.addValue("eventType", event.eventType())
+			.addValue("transport", event.transport())
+			.addValue("destination", event.destination())
+			.addValue("messageKey", event.messageKey())
+			.addValue("payload", event.payload())
+			.addValue("headers", event.headers().isEmpty() ? null : this.json.writeValueAsString(event.headers()))
+			.addValue("delayMillis", delayMillis);
 	}
 
 	/**
@@ -125,6 +140,15 @@ public class OutboxStore {
 		if (!ids.isEmpty()) {
 			this.jdbc.update(this.sql.markPublished(), ids(ids));
 		}
+	}
+
+	/**
+	 * Makes the pending rows of a transport that wait out a retry backoff due now.
+	 * @param transport the transport name
+	 * @return how many rows became due
+	 */
+	public int resumeBackedOff(String transport) {
+		return this.jdbc.update(this.sql.resumeBackedOff(), new MapSqlParameterSource("transport", transport));
 	}
 
 	/**

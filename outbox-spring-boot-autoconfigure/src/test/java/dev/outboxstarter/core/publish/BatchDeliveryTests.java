@@ -12,6 +12,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Predicate;
 
@@ -136,6 +137,80 @@ class BatchDeliveryTests {
 		assertThat(result).isEqualTo(new DeliveryResult(2, 1, 1));
 		assertThat(transport.maxInFlight.get()).isEqualTo(2);
 		assertThat(this.outbox.row(k2.id()).status()).isEqualTo("PUBLISHED");
+	}
+
+	@Test
+	void transportThatThrowsInsteadOfSendingIsNotAskedAgainInTheBatch() {
+		CapturedEvent k1 = event("down", "t", "K");
+		CapturedEvent l1 = event("down", "t", "L");
+		CapturedEvent m1 = event("queue", "q", "M");
+		insert(k1, l1, m1);
+		List<UUID> refused = new CopyOnWriteArrayList<>();
+		OutboxTransport down = new OutboxTransport() {
+
+			@Override
+			public String name() {
+				return "down";
+			}
+
+			@Override
+			public CompletableFuture<?> send(OutboxMessage message) {
+				refused.add(message.id());
+				throw new IllegalStateException("no metadata within max.block.ms");
+			}
+
+		};
+		InMemoryTransport queue = new InMemoryTransport("queue", false, (message) -> true);
+		RetryPolicy retry = new RetryPolicy(Duration.ofMinutes(1), 2, Duration.ofMinutes(5), 0, 10);
+		BatchDelivery delivery = new BatchDelivery(this.store, Map.of("down", down, "queue", queue), retry,
+				Duration.ofSeconds(5), true, this.outbox.transactions(), List.of());
+
+		DeliveryResult result = delivery.deliver(PublishPath.RELAY, (store) -> store.claimDue(10));
+
+		assertThat(result).isEqualTo(new DeliveryResult(3, 1, 1));
+		assertThat(refused).containsExactly(k1.id());
+		assertThat(this.outbox.row(k1.id()).attempts()).isEqualTo(1);
+		assertThat(this.outbox.row(l1.id()).status()).isEqualTo("PENDING");
+		assertThat(this.outbox.row(l1.id()).attempts()).isZero();
+		assertThat(this.outbox.row(m1.id()).status()).isEqualTo("PUBLISHED");
+	}
+
+	@Test
+	void rowsBackingOffAfterTheirTransportRefusedAreDueOnceItAcknowledgesAgain() {
+		CapturedEvent k1 = event("log", "t", "K");
+		insert(k1);
+		AtomicBoolean reachable = new AtomicBoolean();
+		InMemoryTransport broker = new InMemoryTransport("log", true, (message) -> true);
+		OutboxTransport transport = new OutboxTransport() {
+
+			@Override
+			public String name() {
+				return "log";
+			}
+
+			@Override
+			public CompletableFuture<?> send(OutboxMessage message) {
+				if (!reachable.get()) {
+					throw new IllegalStateException("no metadata within max.block.ms");
+				}
+				return broker.send(message);
+			}
+
+		};
+		RetryPolicy retry = new RetryPolicy(Duration.ofMinutes(1), 2, Duration.ofMinutes(5), 0, 10);
+		BatchDelivery delivery = new BatchDelivery(this.store, Map.of("log", transport), retry, Duration.ofSeconds(5),
+				true, this.outbox.transactions(), List.of());
+		assertThat(delivery.deliver(PublishPath.RELAY, (store) -> store.claimDue(10)).failed()).isOne();
+		CapturedEvent l1 = event("log", "t", "L");
+		insert(l1);
+		reachable.set(true);
+
+		assertThat(delivery.deliver(PublishPath.RELAY, (store) -> store.claimDue(10)).published()).isOne();
+		DeliveryResult resumed = delivery.deliver(PublishPath.RELAY, (store) -> store.claimDue(10));
+
+		assertThat(resumed.published()).isOne();
+		assertThat(broker.sent).containsExactly(l1.id(), k1.id());
+		assertThat(this.outbox.row(k1.id()).status()).isEqualTo("PUBLISHED");
 	}
 
 	private void insert(CapturedEvent... events) {

@@ -215,6 +215,30 @@ class OutboxStoreTests {
 
 	@ParameterizedTest
 	@EnumSource(TestDatabase.class)
+	void resumeBackedOffMakesOnlyTheTransportsBackingOffPendingRowsDue(TestDatabase database) {
+		OutboxTestTable outbox = OutboxTestTable.prepare(database, TABLE);
+		OutboxStore store = outbox.store();
+		CapturedEvent backingOff = event("kafka", "t", "a");
+		CapturedEvent otherTransport = event("rabbit", "x", "b");
+		CapturedEvent inGrace = event("kafka", "t", "c");
+		store.insert(List.of(backingOff, otherTransport), Duration.ZERO);
+		store.insert(List.of(inGrace), HOUR);
+		outbox.transactions().executeWithoutResult((status) -> {
+			assertThat(store.claimDue(10)).hasSize(2);
+			store.markFailed(List.of(new FailedAttempt(backingOff.id(), false, HOUR, "broker down"),
+					new FailedAttempt(otherTransport.id(), false, HOUR, "broker down")));
+		});
+		assertThat(outbox.claimDueIds(store, 10)).isEmpty();
+		Integer resumed = outbox.transactions().execute((status) -> store.resumeBackedOff("kafka"));
+
+		assertThat(resumed).isOne();
+
+		assertThat(outbox.claimDueIds(store, 10)).containsExactly(backingOff.id());
+		assertThat(outbox.row(backingOff.id()).attempts()).isEqualTo(1);
+	}
+
+	@ParameterizedTest
+	@EnumSource(TestDatabase.class)
 	void markFailedCountsTheAttemptKeepsTheErrorAndDelaysTheRowByTheDatabaseClock(TestDatabase database) {
 		OutboxTestTable outbox = OutboxTestTable.prepare(database, TABLE);
 		OutboxStore store = outbox.store();

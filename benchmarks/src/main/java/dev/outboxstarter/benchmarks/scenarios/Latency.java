@@ -1,0 +1,131 @@
+package dev.outboxstarter.benchmarks.scenarios;
+
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+import dev.outboxstarter.benchmarks.Contender;
+
+/**
+ * Scenario 2, delivery latency: how long after its business transaction committed an event reaches a
+ * consumer, at a steady rate ({@link #steady}) or with 8 threads writing as fast as they can
+ * ({@link #burst}, write cost's closed loop). The commit is when {@code placeOrder} returned
+ * ({@link System#nanoTime()} on the writing thread); the arrival is when a consumer in the same JVM,
+ * subscribed and assigned before the first write, polled the event. An event that arrived before its
+ * {@code placeOrder} returned (a fast path can publish before the caller's method is done) counts as
+ * 0 ms and is counted in {@code earlyArrivals}. Reports p50, p99 and max in milliseconds.
+ * <p>
+ * First {@code warmup} events go through the closed loop, and the scenario waits up to 10 s for them
+ * to arrive so that measured events do not queue behind them ({@code warmupReceived} says how many
+ * did by the end). Once the measured events are written it waits up to {@code limit} for all of them;
+ * if some are still missing the percentiles are {@code null} and {@code lost} says how many did not
+ * arrive within the limit.
+ */
+public final class Latency {
+
+	private static final String PREFIX = "latency";
+
+	/**
+	 * Ample for a contender that keeps up. One that does not would not deliver the measured events in
+	 * time either, and is reported by how many of them arrived.
+	 */
+	private static final Duration WARMUP_ARRIVAL = Duration.ofSeconds(10);
+
+	private static final int CONCURRENCY = 8;
+
+	private Latency() {
+	}
+
+	/**
+	 * {@code rate} events a second for {@code seconds}, on an absolute schedule ({@link PacedWriter}).
+	 * Also reports the achieved rate.
+	 */
+	public static Map<String, Object> steady(Contender contender, String bootstrapServers, String topic, int rate,
+			int seconds, int warmup, Duration limit) throws Exception {
+		int events = rate * seconds;
+		Map<String, Object> result = new LinkedHashMap<>();
+		result.put("targetRate", rate);
+		measure(contender, bootstrapServers, topic, warmup, events, limit, result, (placed) -> result
+			.put("achievedRate", PacedWriter.write(contender, PREFIX, warmup, events, rate, placed)));
+		return result;
+	}
+
+	/**
+	 * {@code transactions} events from 8 threads writing as fast as they can. Also reports the
+	 * transactions per second.
+	 */
+	public static Map<String, Object> burst(Contender contender, String bootstrapServers, String topic,
+			int transactions, int warmup, Duration limit) throws Exception {
+		Map<String, Object> result = new LinkedHashMap<>();
+		measure(contender, bootstrapServers, topic, warmup, transactions, limit, result, (placed) -> {
+			long started = System.nanoTime();
+			WriteCost.place(contender, PREFIX, warmup, transactions, CONCURRENCY, placed);
+			result.put("transactionsPerSecond", transactions / ((System.nanoTime() - started) / 1e9));
+		});
+		return result;
+	}
+
+	private static void measure(Contender contender, String bootstrapServers, String topic, int warmup, int events,
+			Duration limit, Map<String, Object> result, Writes writes) throws Exception {
+		long[] committed = new long[warmup + events];
+		Arrivals arrivals = Arrivals.timing(bootstrapServers, topic, PREFIX, warmup + events);
+		try {
+			warmUp(contender, arrivals, PREFIX, warmup, WriteCost.Placed.NOTHING);
+			writes.write((number, key, start, commit) -> committed[number] = commit);
+			arrivals.await(warmup + events, System.nanoTime() + limit.toNanos());
+		}
+		finally {
+			arrivals.close();
+		}
+		long[] latencies = new long[events];
+		int received = 0;
+		int early = 0;
+		for (int number = warmup; number < warmup + events; number++) {
+			long arrived = arrivals.arrivedAt(number);
+			if (arrived != Arrivals.NOT_ARRIVED) {
+				long latency = arrived - committed[number];
+				latencies[received++] = Math.max(0, latency);
+				if (latency < 0) {
+					early++;
+				}
+			}
+		}
+		int warmupReceived = 0;
+		for (int number = 0; number < warmup; number++) {
+			if (arrivals.arrivedAt(number) != Arrivals.NOT_ARRIVED) {
+				warmupReceived++;
+			}
+		}
+		boolean all = received == events;
+		// A contender too slow for the warm-up delivers it before any measured event: this shows it did deliver.
+		result.put("warmupReceived", warmupReceived);
+		result.put("events", events);
+		result.put("received", received);
+		result.put("lost", events - received);
+		result.put("earlyArrivals", early);
+		result.put("p50Millis", all ? Measurements.percentileMillis(latencies, 50) : null);
+		result.put("p99Millis", all ? Measurements.percentileMillis(latencies, 99) : null);
+		result.put("maxMillis", all ? Measurements.percentileMillis(latencies, 100) : null);
+	}
+
+	/**
+	 * Places {@code warmup} orders through the closed loop, numbered from 0 under {@code prefix}, and
+	 * waits up to 10 s for {@code arrivals} to count them.
+	 */
+	static void warmUp(Contender contender, Arrivals arrivals, String prefix, int warmup, WriteCost.Placed placed)
+			throws Exception {
+		WriteCost.place(contender, prefix, 0, warmup, CONCURRENCY, placed);
+		arrivals.await(warmup, System.nanoTime() + WARMUP_ARRIVAL.toNanos());
+	}
+
+	/**
+	 * Writes the measured events, telling {@code placed} of each.
+	 */
+	@FunctionalInterface
+	private interface Writes {
+
+		void write(WriteCost.Placed placed) throws Exception;
+
+	}
+
+}
