@@ -301,7 +301,10 @@ public final class BenchmarkSuite {
 			return null;
 		}
 		Collections.sort(values);
-		return values.get(values.size() / 2);
+		int middle = values.size() / 2;
+		// With an even number of rounds, the mean of the middle two: the upper one alone would take, say,
+		// the drain time from one round and the events per second from the other.
+		return (values.size() % 2 == 1) ? values.get(middle) : (values.get(middle - 1) + values.get(middle)) / 2;
 	}
 
 	private void table(String name, Map<Contenders, Map<String, Double>> medians, List<String> metrics, String ratioOf) {

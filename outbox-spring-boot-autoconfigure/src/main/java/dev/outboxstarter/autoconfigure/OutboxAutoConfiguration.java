@@ -50,9 +50,6 @@ import org.springframework.context.annotation.Conditional;
 import org.springframework.core.env.Environment;
 import org.springframework.core.io.ResourceLoader;
 import org.springframework.jdbc.core.JdbcTemplate;
-import org.springframework.jdbc.datasource.DataSourceTransactionManager;
-import org.springframework.transaction.TransactionDefinition;
-import org.springframework.transaction.support.TransactionTemplate;
 
 /**
  * Auto-configuration of the outbox: capture of events into the application's transactions, the
@@ -114,7 +111,7 @@ public final class OutboxAutoConfiguration {
 		RetryPolicy retryPolicy = new RetryPolicy(retry.getInitialDelay(), retry.getMultiplier(), retry.getMaxDelay(),
 				retry.getJitter(), retry.getMaxAttempts());
 		return new BatchDelivery(store, byName, retryPolicy, properties.getPublishTimeout(),
-				properties.getOrdering() == Ordering.PER_KEY, outboxTransactions(dataSource),
+				properties.getOrdering() == Ordering.PER_KEY, OutboxTransactions.readCommitted(dataSource),
 				listeners.orderedStream().toList());
 	}
 
@@ -123,18 +120,9 @@ public final class OutboxAutoConfiguration {
 	@ConditionalOnBooleanProperty(name = "outbox.cleanup.enabled", matchIfMissing = true)
 	OutboxCleanup outboxCleanup(OutboxStore store, DataSource dataSource, OutboxProperties properties) {
 		OutboxProperties.Cleanup cleanup = properties.getCleanup();
-		return new OutboxCleanup(store, outboxTransactions(dataSource), cleanup.getPublishedRetention(),
-				cleanup.getDeadRetention(), cleanup.getBatchSize(), cleanup.getInterval());
-	}
-
-	/**
-	 * The outbox's own transactions, on the application's data source, whatever the application's
-	 * transaction manager: at read committed, so that each statement sees what other instances committed.
-	 */
-	private static TransactionTemplate outboxTransactions(DataSource dataSource) {
-		TransactionTemplate transactions = new TransactionTemplate(new DataSourceTransactionManager(dataSource));
-		transactions.setIsolationLevel(TransactionDefinition.ISOLATION_READ_COMMITTED);
-		return transactions;
+		return new OutboxCleanup(store, OutboxTransactions.readCommitted(dataSource),
+				cleanup.getPublishedRetention(), cleanup.getDeadRetention(), cleanup.getBatchSize(),
+				cleanup.getInterval());
 	}
 
 	@Bean

@@ -30,11 +30,8 @@ import org.springframework.context.annotation.Configuration;
 import org.springframework.context.annotation.Role;
 import org.springframework.core.env.Environment;
 import org.springframework.core.io.ResourceLoader;
-import org.springframework.jdbc.datasource.DataSourceTransactionManager;
 import org.springframework.messaging.Message;
 import org.springframework.transaction.PlatformTransactionManager;
-import org.springframework.transaction.TransactionDefinition;
-import org.springframework.transaction.support.TransactionTemplate;
 
 /**
  * Auto-configuration of the consumer-side inbox ({@code outbox.inbox.enabled=true}): its table, the
@@ -95,11 +92,9 @@ public final class OutboxInboxAutoConfiguration {
 		@Bean
 		@ConditionalOnMissingBean
 		InboxCleanup outboxInboxCleanup(InboxStore store, DataSource dataSource, OutboxProperties properties) {
-			TransactionTemplate transactions = new TransactionTemplate(new DataSourceTransactionManager(dataSource));
-			transactions.setIsolationLevel(TransactionDefinition.ISOLATION_READ_COMMITTED);
 			OutboxProperties.Inbox inbox = properties.getInbox();
-			return new InboxCleanup(store, transactions, inbox.getRetention(), inbox.getCleanupBatchSize(),
-					inbox.getCleanupInterval());
+			return new InboxCleanup(store, OutboxTransactions.readCommitted(dataSource), inbox.getRetention(),
+					inbox.getCleanupBatchSize(), inbox.getCleanupInterval());
 		}
 
 	}

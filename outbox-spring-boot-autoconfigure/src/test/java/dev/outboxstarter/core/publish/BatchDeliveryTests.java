@@ -12,7 +12,6 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Predicate;
 
@@ -21,6 +20,7 @@ import dev.outboxstarter.core.store.CapturedEvent;
 import dev.outboxstarter.core.store.OutboxStore;
 import dev.outboxstarter.core.store.OutboxTestTable;
 import dev.outboxstarter.testsupport.TestDatabase;
+import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -145,21 +145,7 @@ class BatchDeliveryTests {
 		CapturedEvent l1 = event("down", "t", "L");
 		CapturedEvent m1 = event("queue", "q", "M");
 		insert(k1, l1, m1);
-		List<UUID> refused = new CopyOnWriteArrayList<>();
-		OutboxTransport down = new OutboxTransport() {
-
-			@Override
-			public String name() {
-				return "down";
-			}
-
-			@Override
-			public CompletableFuture<?> send(OutboxMessage message) {
-				refused.add(message.id());
-				throw new IllegalStateException("no metadata within max.block.ms");
-			}
-
-		};
+		UnreachableTransport down = new UnreachableTransport("down", null);
 		InMemoryTransport queue = new InMemoryTransport("queue", false, (message) -> true);
 		RetryPolicy retry = new RetryPolicy(Duration.ofMinutes(1), 2, Duration.ofMinutes(5), 0, 10);
 		BatchDelivery delivery = new BatchDelivery(this.store, Map.of("down", down, "queue", queue), retry,
@@ -168,7 +154,7 @@ class BatchDeliveryTests {
 		DeliveryResult result = delivery.deliver(PublishPath.RELAY, (store) -> store.claimDue(10));
 
 		assertThat(result).isEqualTo(new DeliveryResult(3, 1, 1));
-		assertThat(refused).containsExactly(k1.id());
+		assertThat(down.refused).containsExactly(k1.id());
 		assertThat(this.outbox.row(k1.id()).attempts()).isEqualTo(1);
 		assertThat(this.outbox.row(l1.id()).status()).isEqualTo("PENDING");
 		assertThat(this.outbox.row(l1.id()).attempts()).isZero();
@@ -179,31 +165,15 @@ class BatchDeliveryTests {
 	void rowsBackingOffAfterTheirTransportRefusedAreDueOnceItAcknowledgesAgain() {
 		CapturedEvent k1 = event("log", "t", "K");
 		insert(k1);
-		AtomicBoolean reachable = new AtomicBoolean();
 		InMemoryTransport broker = new InMemoryTransport("log", true, (message) -> true);
-		OutboxTransport transport = new OutboxTransport() {
-
-			@Override
-			public String name() {
-				return "log";
-			}
-
-			@Override
-			public CompletableFuture<?> send(OutboxMessage message) {
-				if (!reachable.get()) {
-					throw new IllegalStateException("no metadata within max.block.ms");
-				}
-				return broker.send(message);
-			}
-
-		};
+		UnreachableTransport transport = new UnreachableTransport("log", broker);
 		RetryPolicy retry = new RetryPolicy(Duration.ofMinutes(1), 2, Duration.ofMinutes(5), 0, 10);
 		BatchDelivery delivery = new BatchDelivery(this.store, Map.of("log", transport), retry, Duration.ofSeconds(5),
 				true, this.outbox.transactions(), List.of());
 		assertThat(delivery.deliver(PublishPath.RELAY, (store) -> store.claimDue(10)).failed()).isOne();
 		CapturedEvent l1 = event("log", "t", "L");
 		insert(l1);
-		reachable.set(true);
+		transport.reachable = true;
 
 		assertThat(delivery.deliver(PublishPath.RELAY, (store) -> store.claimDue(10)).published()).isOne();
 		DeliveryResult resumed = delivery.deliver(PublishPath.RELAY, (store) -> store.claimDue(10));
@@ -221,6 +191,41 @@ class BatchDeliveryTests {
 		RetryPolicy retry = new RetryPolicy(Duration.ofMinutes(1), 2, Duration.ofMinutes(5), 0, 10);
 		return new BatchDelivery(this.store, Map.of(transport.name(), transport), retry, publishTimeout, true,
 				this.outbox.transactions(), List.of());
+	}
+
+	/**
+	 * Throws from {@code send} as Kafka's producer does when it has had no metadata within
+	 * {@code max.block.ms}; once reachable, hands messages to a broker.
+	 */
+	private static final class UnreachableTransport implements OutboxTransport {
+
+		private final String name;
+
+		private final @Nullable InMemoryTransport broker;
+
+		private final List<UUID> refused = new CopyOnWriteArrayList<>();
+
+		private volatile boolean reachable;
+
+		UnreachableTransport(String name, @Nullable InMemoryTransport broker) {
+			this.name = name;
+			this.broker = broker;
+		}
+
+		@Override
+		public String name() {
+			return this.name;
+		}
+
+		@Override
+		public CompletableFuture<?> send(OutboxMessage message) {
+			if (!this.reachable || this.broker == null) {
+				this.refused.add(message.id());
+				throw new IllegalStateException("no metadata within max.block.ms");
+			}
+			return this.broker.send(message);
+		}
+
 	}
 
 	/**
