@@ -40,6 +40,8 @@ final class PacedWriter {
 					while ((i = next.getAndIncrement()) < count) {
 						long due = start + (long) (i * 1e9 / rate);
 						long wait;
+						// Each event waits for its own due time on the absolute schedule, so a slow
+						// commit delays that event only, not the ones after it.
 						while ((wait = due - System.nanoTime()) > 0) {
 							LockSupport.parkNanos(wait);
 						}

@@ -85,6 +85,7 @@ public final class SustainedRate {
 				.submit(() -> PacedWriter.write(contender, PREFIX, first, rate * seconds, rate, counted));
 			long[] backlog = new long[seconds];
 			for (int second = 1; second <= seconds; second++) {
+				// One backlog sample a second, on the step's own clock.
 				TimeUnit.NANOSECONDS.sleep(start + TimeUnit.SECONDS.toNanos(second) - System.nanoTime());
 				backlog[second - 1] = committed.get() - arrivals.received();
 			}

@@ -115,6 +115,10 @@ public class BatchDelivery {
 	 * {@code outbox.retry.max-delay} with the broker available.
 	 */
 	private void resumeTransportsBackInService(Outcome outcome) {
+		if (this.refusedTransports.isEmpty() && outcome.refusingTransports.isEmpty()) {
+			// Every batch passes here: without an outage there is nothing to look at.
+			return;
+		}
 		Set<String> acknowledging = new HashSet<>();
 		outcome.published.forEach((published) -> acknowledging.add(published.event().transport()));
 		for (String transport : acknowledging) {
