@@ -115,6 +115,9 @@ public final class BenchmarkSuite {
 		}
 		Path output = Path.of("target", "benchmarks");
 		Files.createDirectories(output);
+		if (options.containsKey("profile")) {
+			Files.createDirectories(Path.of(options.get("profile")));
+		}
 		try (KafkaBrokerProcess broker = KafkaBrokerProcess.start(output.resolve("kafka.log"), BROKER_JVM_OPTIONS)) {
 			BenchmarkSuite suite = new BenchmarkSuite(options, broker);
 			suite.run();
@@ -347,8 +350,8 @@ public final class BenchmarkSuite {
 		command.add("-XX:+ExitOnOutOfMemoryError");
 		if (this.options.containsKey("profile")) {
 			// --profile=<dir>: a flight recording of every contender run, for finding where time goes.
-			command.add("-XX:StartFlightRecording=settings=profile,filename=" + this.options.get("profile") + "/"
-					+ contender.name().toLowerCase(Locale.ROOT) + "-" + scenario + "-" + System.nanoTime() + ".jfr");
+			command.add("-XX:StartFlightRecording=settings=profile,filename=" + Path.of(this.options.get("profile")).resolve(
+					contender.name().toLowerCase(Locale.ROOT) + "-" + scenario + "-" + System.nanoTime() + ".jfr"));
 		}
 		command.add("-cp");
 		command.add(System.getProperty("java.class.path"));
