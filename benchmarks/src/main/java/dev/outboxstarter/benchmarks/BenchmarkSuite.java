@@ -38,7 +38,7 @@ import tools.jackson.databind.json.JsonMapper;
  * or {@code sustained}), {@code profile} (a directory for flight recordings), {@code jdbc-url} (the
  * PostgreSQL database, {@code jdbc:postgresql://127.0.0.1:5432/test} unless given; every contender
  * drops and creates its own schema in it);</li>
- * <li>write cost: {@code transactions} (20000), {@code warmup} (10000, also before the latency
+ * <li>write cost: {@code transactions} (20000), {@code warmup} (40000, also before the latency
  * and sustained rate measurements), {@code write-concurrency} (1,8), {@code write-contenders};</li>
  * <li>backlog drain: {@code drain-events} (100000), {@code drain-contenders};</li>
  * <li>events lost while the broker is down: {@code lost-events} (500);</li>
@@ -55,6 +55,13 @@ import tools.jackson.databind.json.JsonMapper;
 public final class BenchmarkSuite {
 
 	private static final JsonMapper json = JsonMapper.builder().enable(SerializationFeature.INDENT_OUTPUT).build();
+
+	/**
+	 * Transactions before each measurement unless {@code warmup} says otherwise: enough for the JIT's
+	 * optimizing compiler to have compiled every contender's hot paths. After 5,000, the CPU every
+	 * contender spent per transaction was still mostly compilation, and the floor ran at half speed.
+	 */
+	private static final int DEFAULT_WARMUP = 40_000;
 
 	/** The write cost's contenders unless {@code write-contenders} names others. */
 	private static final List<Contenders> WRITERS = List.of(Contenders.STARTER, Contenders.STARTER_RELAY_ONLY,
@@ -177,7 +184,7 @@ public final class BenchmarkSuite {
 			String name = "write cost, concurrency " + concurrency;
 			Map<Contenders, Map<String, Double>> medians = rounds(name, writers, rounds, "write",
 					List.of("transactions=" + option("transactions", 20_000), "concurrency=" + concurrency,
-							"warmup=" + option("warmup", 10_000)));
+							"warmup=" + option("warmup", DEFAULT_WARMUP)));
 			table(name, medians, List.of("transactionsPerSecond", "p50Millis", "p99Millis", "jvmCpuMicrosPerTransaction",
 					"databaseCpuMicrosPerTransaction"), "transactionsPerSecond");
 		}
@@ -201,7 +208,7 @@ public final class BenchmarkSuite {
 
 	private void latency(int rounds) {
 		List<Contenders> contenders = contenders("latency-contenders", LATENCY);
-		List<String> common = List.of("warmup=" + option("warmup", 10_000),
+		List<String> common = List.of("warmup=" + option("warmup", DEFAULT_WARMUP),
 				"limitSeconds=" + option("latency-limit-seconds", 120));
 		int rate = option("latency-rate", 500);
 		int seconds = option("latency-seconds", 30);
@@ -250,7 +257,7 @@ public final class BenchmarkSuite {
 		String name = "sustained rate, steps of 500 events/s up to " + maxRate + ", " + stepSeconds + " s each";
 		Map<Contenders, Map<String, Double>> medians = rounds(name, contenders("sustained-contenders", SUSTAINED),
 				rounds, "sustained",
-				List.of("maxRate=" + maxRate, "stepSeconds=" + stepSeconds, "warmup=" + option("warmup", 10_000)));
+				List.of("maxRate=" + maxRate, "stepSeconds=" + stepSeconds, "warmup=" + option("warmup", DEFAULT_WARMUP)));
 		table(name, medians, List.of("highestHeldRate", "failedAtRate", "writerLimitedAtRate"), "highestHeldRate");
 	}
 

@@ -1,6 +1,7 @@
 package dev.outboxstarter.kafka;
 
 import java.nio.charset.StandardCharsets;
+import java.util.HashMap;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 
@@ -36,14 +37,25 @@ public class KafkaOutboxTransport implements OutboxTransport, DisposableBean {
 	/**
 	 * Creates a transport on the application's producer factory, so every {@code spring.kafka.producer}
 	 * setting applies, with the serializers the outbox needs: the payload is already JSON.
+	 * <p>
+	 * The outbox hands the producer a whole batch and then awaits its acknowledgements, so lingering for
+	 * more records ({@code linger.ms}, 5 ms by default since Kafka 4.0) would only hold back every batch,
+	 * and under load delay each event once more for every batch queued ahead of it. The outbox's
+	 * producer therefore sends at once ({@code linger.ms=0}) unless the application sets
+	 * {@code linger.ms} itself ({@code spring.kafka.producer.properties.linger.ms}).
 	 * @param producerFactory the application's producer factory
 	 * @return the transport
 	 */
 	@SuppressWarnings("unchecked")
 	public static KafkaOutboxTransport on(ProducerFactory<?, ?> producerFactory) {
+		Map<String, Object> overrides = new HashMap<>();
+		overrides.put(ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, StringSerializer.class);
+		overrides.put(ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class);
+		if (!producerFactory.getConfigurationProperties().containsKey(ProducerConfig.LINGER_MS_CONFIG)) {
+			overrides.put(ProducerConfig.LINGER_MS_CONFIG, 0);
+		}
 		KafkaTemplate<String, byte[]> template = new KafkaTemplate<>((ProducerFactory<String, byte[]>) producerFactory,
-				Map.of(ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, StringSerializer.class,
-						ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class));
+				overrides);
 		return new KafkaOutboxTransport(template);
 	}
 

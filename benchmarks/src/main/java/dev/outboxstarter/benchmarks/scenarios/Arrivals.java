@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Consumer;
 
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
@@ -50,19 +51,34 @@ final class Arrivals implements AutoCloseable {
 				"earliest", ConsumerConfig.FETCH_MAX_BYTES_CONFIG, 1024 * 1024,
 				ConsumerConfig.MAX_PARTITION_FETCH_BYTES_CONFIG, 256 * 1024), new StringDeserializer(),
 				new StringDeserializer());
-		this.consumer.subscribe(List.of(topic));
-		// Until the group has given it the partitions: a rebalance after the first write would count
-		// against the contender's latency.
-		long deadline = System.nanoTime() + ASSIGNMENT_TIMEOUT.toNanos();
-		while (this.consumer.assignment().isEmpty()) {
-			if (System.nanoTime() - deadline > 0) {
-				this.consumer.close();
-				throw new IllegalStateException("No partitions of " + topic + " assigned within " + ASSIGNMENT_TIMEOUT);
-			}
-			record(this.consumer.poll(Duration.ofMillis(100)));
+		// A rebalance after the first write would count against the contender's latency.
+		try {
+			subscribeAssigned(this.consumer, topic, this::record);
+		}
+		catch (IllegalStateException ex) {
+			this.consumer.close();
+			throw ex;
 		}
 		this.thread = new Thread(this::consume, "arrivals");
 		this.thread.start();
+	}
+
+	/**
+	 * Subscribes and polls until the group has given the consumer the topic's partitions.
+	 * @param consumer the consumer
+	 * @param topic the topic
+	 * @param polled told of whatever the polls meanwhile return
+	 */
+	static void subscribeAssigned(KafkaConsumer<String, String> consumer, String topic,
+			Consumer<ConsumerRecords<String, String>> polled) {
+		consumer.subscribe(List.of(topic));
+		long deadline = System.nanoTime() + ASSIGNMENT_TIMEOUT.toNanos();
+		while (consumer.assignment().isEmpty()) {
+			if (System.nanoTime() - deadline > 0) {
+				throw new IllegalStateException("No partitions of " + topic + " assigned within " + ASSIGNMENT_TIMEOUT);
+			}
+			polled.accept(consumer.poll(Duration.ofMillis(100)));
+		}
 	}
 
 	/**

@@ -12,6 +12,7 @@ import dev.outboxstarter.benchmarks.Contender;
 import dev.outboxstarter.testsupport.TcpForwarder;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.ConsumerRecords;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.common.serialization.StringDeserializer;
 
@@ -57,20 +58,16 @@ public final class BacklogDrain {
 			keys.add(key);
 		}
 		try (KafkaConsumer<String, String> consumer = consumer(bootstrapServers)) {
-			consumer.subscribe(List.of(topic));
-			consumer.poll(Duration.ofMillis(500));
+			Set<String> received = new HashSet<>();
+			// Joining the group is not timed as the drain.
+			Arrivals.subscribeAssigned(consumer, topic, (records) -> receive(records, keys, received));
 			Measurements.resetPeakHeap();
 			long started = System.nanoTime();
 			broker.open();
 			contenders.forEach(Contender::brokerIsBack);
-			Set<String> received = new HashSet<>();
 			long deadline = started + limit.toNanos();
 			while (received.size() < events && System.nanoTime() < deadline) {
-				for (ConsumerRecord<String, String> record : consumer.poll(Duration.ofMillis(100))) {
-					if (keys.contains(record.key())) {
-						received.add(record.key());
-					}
-				}
+				receive(consumer.poll(Duration.ofMillis(100)), keys, received);
 			}
 			double seconds = (System.nanoTime() - started) / 1e9;
 			Map<String, Object> result = new LinkedHashMap<>();
@@ -81,6 +78,14 @@ public final class BacklogDrain {
 			result.put("eventsPerSecond", (received.size() == events) ? events / seconds : null);
 			result.put("peakHeapMegabytes", Measurements.peakHeapMegabytes());
 			return result;
+		}
+	}
+
+	private static void receive(ConsumerRecords<String, String> records, Set<String> keys, Set<String> received) {
+		for (ConsumerRecord<String, String> record : records) {
+			if (keys.contains(record.key())) {
+				received.add(record.key());
+			}
 		}
 	}
 
