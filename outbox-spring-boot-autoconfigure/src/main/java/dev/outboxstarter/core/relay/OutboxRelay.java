@@ -2,13 +2,17 @@ package dev.outboxstarter.core.relay;
 
 import java.time.Duration;
 import java.time.Instant;
+import java.util.List;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Function;
 
 import dev.outboxstarter.core.publish.BatchDelivery;
 import dev.outboxstarter.core.publish.DeliveryResult;
 import dev.outboxstarter.core.publish.PublishPath;
+import dev.outboxstarter.core.store.ClaimedEvent;
+import dev.outboxstarter.core.store.OutboxStore;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
@@ -55,14 +59,16 @@ public class OutboxRelay implements SmartLifecycle {
 	}
 
 	/**
-	 * Publishes due rows until a batch comes back short or publishes nothing.
+	 * Publishes due rows until a batch comes back short or publishes nothing, each batch claiming after the
+	 * last row of the one before.
 	 * @return rows published
 	 */
 	public int drain() {
 		int published = 0;
+		ResumingClaim claim = new ResumingClaim();
 		DeliveryResult result;
 		do {
-			result = this.delivery.deliver(PublishPath.RELAY, (store) -> store.claimDue(this.batchSize));
+			result = this.delivery.deliver(PublishPath.RELAY, claim);
 			published += result.published();
 			this.lastRun = Instant.now();
 		}
@@ -117,6 +123,27 @@ public class OutboxRelay implements SmartLifecycle {
 	@Override
 	public boolean isRunning() {
 		return this.running;
+	}
+
+	/**
+	 * Claims due rows after the last row it claimed. The rows before it were just published, or failed,
+	 * or were passed over, and the next poll starts from the beginning again; a claim from the start
+	 * would walk the index entries the published rows leave behind until vacuum, and so slow down with
+	 * every batch of a large backlog.
+	 */
+	private final class ResumingClaim implements Function<OutboxStore, List<ClaimedEvent>> {
+
+		private long afterSeq;
+
+		@Override
+		public List<ClaimedEvent> apply(OutboxStore store) {
+			List<ClaimedEvent> claimed = store.claimDue(OutboxRelay.this.batchSize, this.afterSeq);
+			if (!claimed.isEmpty()) {
+				this.afterSeq = claimed.get(claimed.size() - 1).seq();
+			}
+			return claimed;
+		}
+
 	}
 
 }

@@ -107,8 +107,21 @@ public class OutboxStore {
 	 * @return the claimed rows in seq order
 	 */
 	public List<ClaimedEvent> claimDue(int limit) {
-		MapSqlParameterSource parameters = new MapSqlParameterSource("limit", limit).addValue("candidates",
-				limit * CLAIM_CANDIDATES_PER_ROW);
+		return claimDue(limit, 0);
+	}
+
+	/**
+	 * Locks up to {@code limit} due pending rows after a seq, in seq order, passing over rows locked by
+	 * others and rows held back by an earlier row of their key that is not due yet or lies at or before
+	 * that seq.
+	 * @param limit the batch size
+	 * @param afterSeq only rows with a greater seq are claimed (0 for all)
+	 * @return the claimed rows in seq order
+	 */
+	public List<ClaimedEvent> claimDue(int limit, long afterSeq) {
+		MapSqlParameterSource parameters = new MapSqlParameterSource("limit", limit)
+			.addValue("candidates", limit * CLAIM_CANDIDATES_PER_ROW)
+			.addValue("afterSeq", afterSeq);
 		return this.jdbc.query(this.sql.claimDue(), parameters, this::claimedEvent);
 	}
 

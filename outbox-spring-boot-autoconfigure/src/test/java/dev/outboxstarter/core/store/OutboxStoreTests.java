@@ -168,6 +168,27 @@ class OutboxStoreTests {
 
 	@ParameterizedTest
 	@EnumSource(TestDatabase.class)
+	void claimDueAfterASeqLeavesEarlierRowsAndHoldsBackTheirKeys(TestDatabase database) {
+		OutboxTestTable outbox = OutboxTestTable.prepare(database, TABLE);
+		OutboxStore store = outbox.store();
+		CapturedEvent first = event("k1");
+		CapturedEvent cursor = event("k2");
+		CapturedEvent behindFirst = event("k1");
+		CapturedEvent otherKey = event("k3");
+		CapturedEvent noKey = event(null);
+		store.insert(List.of(first, cursor, behindFirst, otherKey, noKey), Duration.ZERO);
+		long afterSeq = outbox.row(cursor.id()).seq();
+
+		List<UUID> claimed = outbox.transactions().execute((status) -> ids(store.claimDue(10, afterSeq)));
+
+		assertThat(claimed).containsExactly(otherKey.id(), noKey.id());
+		List<UUID> claimedWithoutOrdering = outbox.transactions()
+			.execute((status) -> ids(outbox.store(false).claimDue(10, afterSeq)));
+		assertThat(claimedWithoutOrdering).containsExactly(behindFirst.id(), otherKey.id(), noKey.id());
+	}
+
+	@ParameterizedTest
+	@EnumSource(TestDatabase.class)
 	void claimByIdsLocksOnlyThePendingRowsAmongTheIdsInSeqOrder(TestDatabase database) {
 		OutboxTestTable outbox = OutboxTestTable.prepare(database, TABLE);
 		OutboxStore store = outbox.store();
