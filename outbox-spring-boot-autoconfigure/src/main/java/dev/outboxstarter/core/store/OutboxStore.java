@@ -101,16 +101,6 @@ public class OutboxStore {
 	}
 
 	/**
-	 * Locks up to {@code limit} due pending rows in seq order, passing over rows locked by others and
-	 * rows held back by a not-yet-due earlier row of their key.
-	 * @param limit the batch size
-	 * @return the claimed rows in seq order
-	 */
-	public List<ClaimedEvent> claimDue(int limit) {
-		return claimDue(limit, 0);
-	}
-
-	/**
 	 * Locks up to {@code limit} due pending rows after a seq, in seq order, passing over rows locked by
 	 * others and rows held back by an earlier row of their key that is not due yet or lies at or before
 	 * that seq.

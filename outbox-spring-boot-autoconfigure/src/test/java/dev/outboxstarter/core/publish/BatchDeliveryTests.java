@@ -63,7 +63,7 @@ class BatchDeliveryTests {
 		insert(k1, k2, k3, l1);
 
 		DeliveryResult result = delivery(transport, Duration.ofSeconds(5)).deliver(PublishPath.RELAY,
-				(store) -> store.claimDue(10));
+				(store) -> store.claimDue(10, 0));
 
 		assertThat(result.published()).isEqualTo(4);
 		assertThat(transport.sent).containsExactly(k1.id(), l1.id(), k2.id(), k3.id());
@@ -79,7 +79,7 @@ class BatchDeliveryTests {
 		CapturedEvent k3 = event("log", "t", "K");
 		insert(k1, k2, k3);
 
-		delivery(transport, Duration.ofSeconds(5)).deliver(PublishPath.RELAY, (store) -> store.claimDue(10));
+		delivery(transport, Duration.ofSeconds(5)).deliver(PublishPath.RELAY, (store) -> store.claimDue(10, 0));
 
 		assertThat(transport.sent).containsExactly(k1.id(), k2.id(), k3.id());
 		assertThat(transport.maxInFlight.get()).isEqualTo(3);
@@ -94,7 +94,7 @@ class BatchDeliveryTests {
 		InMemoryTransport transport = new InMemoryTransport("queue", false, (message) -> !message.id().equals(k1.id()));
 
 		DeliveryResult result = delivery(transport, Duration.ofSeconds(5)).deliver(PublishPath.RELAY,
-				(store) -> store.claimDue(10));
+				(store) -> store.claimDue(10, 0));
 
 		assertThat(result).isEqualTo(new DeliveryResult(3, 1, 1));
 		assertThat(transport.sent).containsExactly(k1.id(), l1.id());
@@ -132,7 +132,7 @@ class BatchDeliveryTests {
 		BatchDelivery unordered = new BatchDelivery(this.store, Map.of("queue", transport), retry, Duration.ofSeconds(5),
 				false, this.outbox.transactions(), List.of());
 
-		DeliveryResult result = unordered.deliver(PublishPath.RELAY, (store) -> store.claimDue(10));
+		DeliveryResult result = unordered.deliver(PublishPath.RELAY, (store) -> store.claimDue(10, 0));
 
 		assertThat(result).isEqualTo(new DeliveryResult(2, 1, 1));
 		assertThat(transport.maxInFlight.get()).isEqualTo(2);
@@ -151,7 +151,7 @@ class BatchDeliveryTests {
 		BatchDelivery delivery = new BatchDelivery(this.store, Map.of("down", down, "queue", queue), retry,
 				Duration.ofSeconds(5), true, this.outbox.transactions(), List.of());
 
-		DeliveryResult result = delivery.deliver(PublishPath.RELAY, (store) -> store.claimDue(10));
+		DeliveryResult result = delivery.deliver(PublishPath.RELAY, (store) -> store.claimDue(10, 0));
 
 		assertThat(result).isEqualTo(new DeliveryResult(3, 1, 1));
 		assertThat(down.refused).containsExactly(k1.id());
@@ -170,13 +170,13 @@ class BatchDeliveryTests {
 		RetryPolicy retry = new RetryPolicy(Duration.ofMinutes(1), 2, Duration.ofMinutes(5), 0, 10);
 		BatchDelivery delivery = new BatchDelivery(this.store, Map.of("log", transport), retry, Duration.ofSeconds(5),
 				true, this.outbox.transactions(), List.of());
-		assertThat(delivery.deliver(PublishPath.RELAY, (store) -> store.claimDue(10)).failed()).isOne();
+		assertThat(delivery.deliver(PublishPath.RELAY, (store) -> store.claimDue(10, 0)).failed()).isOne();
 		CapturedEvent l1 = event("log", "t", "L");
 		insert(l1);
 		transport.reachable = true;
 
-		assertThat(delivery.deliver(PublishPath.RELAY, (store) -> store.claimDue(10)).published()).isOne();
-		DeliveryResult resumed = delivery.deliver(PublishPath.RELAY, (store) -> store.claimDue(10));
+		assertThat(delivery.deliver(PublishPath.RELAY, (store) -> store.claimDue(10, 0)).published()).isOne();
+		DeliveryResult resumed = delivery.deliver(PublishPath.RELAY, (store) -> store.claimDue(10, 0));
 
 		assertThat(resumed.published()).isOne();
 		assertThat(broker.sent).containsExactly(l1.id(), k1.id());

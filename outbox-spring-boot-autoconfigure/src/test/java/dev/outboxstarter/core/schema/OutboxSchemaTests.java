@@ -93,7 +93,7 @@ class OutboxSchemaTests {
 		CapturedEvent event = OutboxTestTable.event("k");
 		scripts.store.insert(List.of(event), Duration.ZERO);
 		List<ClaimedEvent> claimed = OutboxTestTable.transactions(scripts.dataSource)
-			.execute((status) -> scripts.store.claimDue(10));
+			.execute((status) -> scripts.store.claimDue(10, 0));
 		assertThat(claimed).singleElement()
 			.satisfies((row) -> assertThat(row.message().id()).isEqualTo(event.id()));
 	}

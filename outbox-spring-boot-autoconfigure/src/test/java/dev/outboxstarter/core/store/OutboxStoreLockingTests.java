@@ -32,7 +32,7 @@ class OutboxStoreLockingTests {
 				event("e"));
 
 		try (HeldTransaction<List<ClaimedEvent>> a = HeldTransaction.start(outbox.transactions(), store,
-				(s) -> s.claimDue(2))) {
+				(s) -> s.claimDue(2, 0))) {
 			assertThat(ids(a.result())).containsExactlyElementsOf(rows.subList(0, 2));
 
 			assertThat(outbox.claimDueIds(store, 2)).containsExactlyElementsOf(rows.subList(2, 4));
@@ -54,9 +54,9 @@ class OutboxStoreLockingTests {
 		List<UUID> rows = outbox.insert(store, Duration.ZERO, event("a"), event("b"), event("c"), event("d"));
 
 		try (HeldTransaction<List<ClaimedEvent>> a = HeldTransaction.start(outbox.transactions(), store,
-				(s) -> s.claimDue(3));
+				(s) -> s.claimDue(3, 0));
 				HeldTransaction<List<ClaimedEvent>> b = HeldTransaction.start(outbox.transactions(), store,
-						(s) -> s.claimDue(3))) {
+						(s) -> s.claimDue(3, 0))) {
 			assertThat(ids(a.result())).containsExactlyElementsOf(rows.subList(0, 3));
 			assertThat(ids(b.result())).containsExactly(rows.get(3));
 			a.commit((s) -> s.markPublished(ids(a.result())));
@@ -79,7 +79,7 @@ class OutboxStoreLockingTests {
 
 		// A reads the not-due row in its head-of-line check and passes over two rows, but returns one.
 		try (HeldTransaction<List<ClaimedEvent>> a = HeldTransaction.start(outbox.transactions(), store,
-				(s) -> s.claimDue(1))) {
+				(s) -> s.claimDue(1, 0))) {
 			assertThat(ids(a.result())).containsExactly(first.id());
 
 			List<UUID> others = List.of(notDue.id(), heldBackByNotDue.id(), first.id(), beyondTheLimit.id());
@@ -118,7 +118,7 @@ class OutboxStoreLockingTests {
 			});
 			// B, a relay: the same.
 			outbox.transactions().executeWithoutResult((status) -> {
-				List<UUID> claimed = ids(store.claimDue(10));
+				List<UUID> claimed = ids(store.claimDue(10, 0));
 				assertThat(claimed).containsExactly(second.id(), otherKey.id());
 				assertThat(store.heldBack(claimed)).containsExactly(second.id());
 			});

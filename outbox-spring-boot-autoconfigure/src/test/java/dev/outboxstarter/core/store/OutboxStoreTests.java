@@ -101,7 +101,7 @@ class OutboxStoreTests {
 		store.insert(events.subList(2, 5), Duration.ZERO);
 
 		assertThat(outbox.claimDueIds(store, 3)).containsExactlyElementsOf(ids.subList(0, 3));
-		List<ClaimedEvent> all = outbox.transactions().execute((status) -> store.claimDue(10));
+		List<ClaimedEvent> all = outbox.transactions().execute((status) -> store.claimDue(10, 0));
 		assertThat(ids(all)).containsExactlyElementsOf(ids);
 		assertThat(all).extracting(ClaimedEvent::seq).isSorted().doesNotHaveDuplicates();
 		assertThat(all).extracting(ClaimedEvent::seq)
@@ -146,7 +146,7 @@ class OutboxStoreTests {
 		store.insert(List.of(third), Duration.ZERO);
 
 		outbox.transactions().executeWithoutResult((status) -> {
-			List<UUID> claimed = ids(store.claimDue(10));
+			List<UUID> claimed = ids(store.claimDue(10, 0));
 			assertThat(claimed).containsExactly(first.id(), second.id(), third.id());
 			assertThat(store.heldBack(claimed)).isEmpty();
 		});
@@ -249,7 +249,7 @@ class OutboxStoreTests {
 
 		Instant before = outbox.databaseNow();
 		outbox.transactions().executeWithoutResult((status) -> {
-			assertThat(store.claimDue(10)).hasSize(3);
+			assertThat(store.claimDue(10, 0)).hasSize(3);
 			store.markPublished(List.of(published.id(), alsoPublished.id()));
 		});
 		Instant after = outbox.databaseNow();
@@ -279,7 +279,7 @@ class OutboxStoreTests {
 		store.insert(List.of(backingOff, otherTransport), Duration.ZERO);
 		store.insert(List.of(inGrace), HOUR);
 		outbox.transactions().executeWithoutResult((status) -> {
-			assertThat(store.claimDue(10)).hasSize(2);
+			assertThat(store.claimDue(10, 0)).hasSize(2);
 			store.markFailed(List.of(new FailedAttempt(backingOff.id(), false, HOUR, "broker down"),
 					new FailedAttempt(otherTransport.id(), false, HOUR, "broker down")));
 		});
@@ -303,7 +303,7 @@ class OutboxStoreTests {
 
 		Instant before = outbox.databaseNow();
 		outbox.transactions().executeWithoutResult((status) -> {
-			assertThat(store.claimDue(10)).hasSize(2);
+			assertThat(store.claimDue(10, 0)).hasSize(2);
 			store.markFailed(List.of(new FailedAttempt(failing.id(), false, HOUR, "Connection refused: broker:9092")));
 		});
 		Instant after = outbox.databaseNow();
@@ -325,7 +325,7 @@ class OutboxStoreTests {
 		assertThat(row.attempts()).isEqualTo(2);
 		assertThat(row.lastError()).hasSize(2000).isEqualTo(longError.substring(0, 1997) + "...");
 		assertThat(outbox.claimDueIds(store, 10)).containsExactly(failing.id(), other.id());
-		assertThat(outbox.transactions().execute((status) -> store.claimDue(10)).get(0).attempts()).isEqualTo(2);
+		assertThat(outbox.transactions().execute((status) -> store.claimDue(10, 0)).get(0).attempts()).isEqualTo(2);
 	}
 
 	@ParameterizedTest
@@ -348,7 +348,7 @@ class OutboxStoreTests {
 		assertThat(dead.attempts()).isEqualTo(1);
 		assertThat(dead.lastError()).isEqualTo("poison message");
 		outbox.transactions().executeWithoutResult((status) -> {
-			List<UUID> claimed = ids(store.claimDue(10));
+			List<UUID> claimed = ids(store.claimDue(10, 0));
 			assertThat(claimed).containsExactly(second.id());
 			assertThat(store.heldBack(claimed)).isEmpty();
 			assertThat(store.claimByIds(List.of(first.id()))).isEmpty();
@@ -370,7 +370,7 @@ class OutboxStoreTests {
 				.markFailed(List.of(new FailedAttempt(first.id(), true, Duration.ZERO, "poison message"))));
 
 		outbox.transactions().executeWithoutResult((status) -> {
-			assertThat(ids(blocking.claimDue(10))).containsExactly(other.id());
+			assertThat(ids(blocking.claimDue(10, 0))).containsExactly(other.id());
 			List<UUID> byId = ids(blocking.claimByIds(List.of(second.id())));
 			assertThat(byId).containsExactly(second.id());
 			assertThat(blocking.heldBack(byId)).containsExactly(second.id());
@@ -420,7 +420,7 @@ class OutboxStoreTests {
 		store.insert(List.of(withHeaders, withoutHeaders), Duration.ZERO);
 		Instant after = outbox.databaseNow();
 
-		List<ClaimedEvent> claimed = outbox.transactions().execute((status) -> store.claimDue(10));
+		List<ClaimedEvent> claimed = outbox.transactions().execute((status) -> store.claimDue(10, 0));
 
 		assertThat(claimed).hasSize(2);
 		ClaimedEvent event = claimed.get(0);

@@ -176,7 +176,7 @@ public final class OutboxTestTable {
 	 * @return the ids claimed, in the order returned
 	 */
 	public List<UUID> claimDueIds(OutboxStore store, int limit) {
-		return this.transactions.execute((status) -> ids(store.claimDue(limit)));
+		return this.transactions.execute((status) -> ids(store.claimDue(limit, 0)));
 	}
 
 	/**
