@@ -16,6 +16,7 @@ import java.util.concurrent.TimeoutException;
 import java.util.function.Function;
 
 import dev.outboxstarter.core.retry.RetryPolicy;
+import dev.outboxstarter.core.store.ClaimedBatch;
 import dev.outboxstarter.core.store.ClaimedEvent;
 import dev.outboxstarter.core.store.ClaimedEvent.OrderingKey;
 import dev.outboxstarter.core.store.FailedAttempt;
@@ -82,13 +83,14 @@ public class BatchDelivery {
 	 * @param claim locks the rows to publish, in seq order
 	 * @return what was done
 	 */
-	public DeliveryResult deliver(PublishPath path, Function<OutboxStore, List<ClaimedEvent>> claim) {
+	public DeliveryResult deliver(PublishPath path, Function<OutboxStore, ClaimedBatch> claim) {
 		Outcome outcome = this.transactionTemplate.execute((status) -> {
-			List<ClaimedEvent> claimed = claim.apply(this.store);
+			ClaimedBatch batch = claim.apply(this.store);
+			List<ClaimedEvent> claimed = batch.events();
 			if (claimed.isEmpty()) {
 				return null;
 			}
-			Outcome result = publish(withoutHeldBack(claimed));
+			Outcome result = publish(withoutHeldBack(batch));
 			this.store.markPublished(result.publishedIds());
 			this.store.markFailed(result.failedAttempts());
 			result.claimed = claimed.size();
@@ -133,11 +135,13 @@ public class BatchDelivery {
 		this.refusedTransports.addAll(outcome.refusingTransports);
 	}
 
-	private List<ClaimedEvent> withoutHeldBack(List<ClaimedEvent> claimed) {
+	private List<ClaimedEvent> withoutHeldBack(ClaimedBatch batch) {
+		List<ClaimedEvent> claimed = batch.events();
 		if (!this.perKeyOrdering) {
 			return claimed;
 		}
-		Set<UUID> heldBack = this.store.heldBack(claimed.stream().map((event) -> event.message().id()).toList());
+		Set<UUID> heldBack = (batch.heldBack() != null) ? batch.heldBack()
+				: this.store.heldBack(claimed.stream().map((event) -> event.message().id()).toList());
 		if (heldBack.isEmpty()) {
 			return claimed;
 		}

@@ -11,6 +11,7 @@ import java.util.function.Function;
 import dev.outboxstarter.core.publish.BatchDelivery;
 import dev.outboxstarter.core.publish.DeliveryResult;
 import dev.outboxstarter.core.publish.PublishPath;
+import dev.outboxstarter.core.store.ClaimedBatch;
 import dev.outboxstarter.core.store.ClaimedEvent;
 import dev.outboxstarter.core.store.OutboxStore;
 import org.apache.commons.logging.Log;
@@ -131,17 +132,17 @@ public class OutboxRelay implements SmartLifecycle {
 	 * would walk the index entries the published rows leave behind until vacuum, and so slow down with
 	 * every batch of a large backlog.
 	 */
-	private final class ResumingClaim implements Function<OutboxStore, List<ClaimedEvent>> {
+	private final class ResumingClaim implements Function<OutboxStore, ClaimedBatch> {
 
 		private long afterSeq;
 
 		@Override
-		public List<ClaimedEvent> apply(OutboxStore store) {
+		public ClaimedBatch apply(OutboxStore store) {
 			List<ClaimedEvent> claimed = store.claimDue(OutboxRelay.this.batchSize, this.afterSeq);
 			if (!claimed.isEmpty()) {
 				this.afterSeq = claimed.get(claimed.size() - 1).seq();
 			}
-			return claimed;
+			return ClaimedBatch.unchecked(claimed);
 		}
 
 	}

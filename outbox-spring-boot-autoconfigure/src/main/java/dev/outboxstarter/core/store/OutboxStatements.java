@@ -15,7 +15,8 @@ import org.springframework.util.Assert;
  *
  * @param insert inserts one captured event
  * @param claimDue locks due pending rows in seq order, skipping locked ones
- * @param claimByIds locks the pending rows among given ids, skipping locked ones
+ * @param claimByIds locks the pending rows among given ids, skipping locked ones, and flags those an
+ * earlier pending row of their key outside the ids holds back
  * @param heldBack the claimed ids that an earlier pending row of their key outside the claim holds back
  * @param markPublished marks rows published
  * @param markFailed records one failed attempt
@@ -53,9 +54,11 @@ public record OutboxStatements(String insert, String claimDue, String claimByIds
 		checkTableName(table);
 		Properties sql = read("db/outbox/statements/" + vendor.folder() + ".properties");
 		boolean deadBlocks = perKeyOrdering && deadEventBlocksKey;
+		String deadHeldBack = deadBlocks ? sql.getProperty("dead-held-back") : "";
 		Map<String, String> clauses = Map.of("{head-of-line}", perKeyOrdering ? sql.getProperty("head-of-line") : "",
 				"{dead-head-of-line}", deadBlocks ? sql.getProperty("dead-head-of-line") : "", "{dead-held-back}",
-				deadBlocks ? sql.getProperty("dead-held-back") : "");
+				deadHeldBack, "{held-back-flag}",
+				perKeyOrdering ? sql.getProperty("held-back-flag").replace("{dead-held-back}", deadHeldBack) : "0");
 		return new OutboxStatements(expand(sql, "insert", table, clauses), expand(sql, "claim-due", table, clauses),
 				expand(sql, "claim-by-ids", table, clauses), expand(sql, "held-back", table, clauses),
 				expand(sql, "mark-published", table, clauses), expand(sql, "mark-failed", table, clauses),

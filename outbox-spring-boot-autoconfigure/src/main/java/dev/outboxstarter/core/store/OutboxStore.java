@@ -116,12 +116,23 @@ public class OutboxStore {
 	}
 
 	/**
-	 * Locks the still-pending rows among the given ids, passing over rows locked by others.
-	 * @param ids row ids
+	 * Locks the still-pending rows among the given ids, passing over rows locked by others, and tells
+	 * which of them an earlier pending row of their key holds back, if it can: when every id was
+	 * claimed. Otherwise a row left out (another transaction has it locked, say) may precede a claimed
+	 * row of its key, and {@link #heldBack} must decide.
+	 * @param ids row ids, each once
 	 * @return the claimed rows in seq order
 	 */
-	public List<ClaimedEvent> claimByIds(Collection<UUID> ids) {
-		return this.jdbc.query(this.sql.claimByIds(), ids(ids), this::claimedEvent);
+	public ClaimedBatch claimByIds(Collection<UUID> ids) {
+		Set<UUID> heldBack = new HashSet<>();
+		List<ClaimedEvent> events = this.jdbc.query(this.sql.claimByIds(), ids(ids), (rs, row) -> {
+			ClaimedEvent event = claimedEvent(rs, row);
+			if (rs.getInt("held_back") == 1) {
+				heldBack.add(event.message().id());
+			}
+			return event;
+		});
+		return (events.size() == ids.size()) ? new ClaimedBatch(events, heldBack) : ClaimedBatch.unchecked(events);
 	}
 
 	/**

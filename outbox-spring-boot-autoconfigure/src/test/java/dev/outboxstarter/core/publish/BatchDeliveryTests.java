@@ -13,10 +13,12 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Function;
 import java.util.function.Predicate;
 
 import dev.outboxstarter.core.retry.RetryPolicy;
 import dev.outboxstarter.core.store.CapturedEvent;
+import dev.outboxstarter.core.store.ClaimedBatch;
 import dev.outboxstarter.core.store.OutboxStore;
 import dev.outboxstarter.core.store.OutboxTestTable;
 import dev.outboxstarter.testsupport.TestDatabase;
@@ -63,7 +65,7 @@ class BatchDeliveryTests {
 		insert(k1, k2, k3, l1);
 
 		DeliveryResult result = delivery(transport, Duration.ofSeconds(5)).deliver(PublishPath.RELAY,
-				(store) -> store.claimDue(10, 0));
+				due());
 
 		assertThat(result.published()).isEqualTo(4);
 		assertThat(transport.sent).containsExactly(k1.id(), l1.id(), k2.id(), k3.id());
@@ -79,7 +81,7 @@ class BatchDeliveryTests {
 		CapturedEvent k3 = event("log", "t", "K");
 		insert(k1, k2, k3);
 
-		delivery(transport, Duration.ofSeconds(5)).deliver(PublishPath.RELAY, (store) -> store.claimDue(10, 0));
+		delivery(transport, Duration.ofSeconds(5)).deliver(PublishPath.RELAY, due());
 
 		assertThat(transport.sent).containsExactly(k1.id(), k2.id(), k3.id());
 		assertThat(transport.maxInFlight.get()).isEqualTo(3);
@@ -94,7 +96,7 @@ class BatchDeliveryTests {
 		InMemoryTransport transport = new InMemoryTransport("queue", false, (message) -> !message.id().equals(k1.id()));
 
 		DeliveryResult result = delivery(transport, Duration.ofSeconds(5)).deliver(PublishPath.RELAY,
-				(store) -> store.claimDue(10, 0));
+				due());
 
 		assertThat(result).isEqualTo(new DeliveryResult(3, 1, 1));
 		assertThat(transport.sent).containsExactly(k1.id(), l1.id());
@@ -132,7 +134,7 @@ class BatchDeliveryTests {
 		BatchDelivery unordered = new BatchDelivery(this.store, Map.of("queue", transport), retry, Duration.ofSeconds(5),
 				false, this.outbox.transactions(), List.of());
 
-		DeliveryResult result = unordered.deliver(PublishPath.RELAY, (store) -> store.claimDue(10, 0));
+		DeliveryResult result = unordered.deliver(PublishPath.RELAY, due());
 
 		assertThat(result).isEqualTo(new DeliveryResult(2, 1, 1));
 		assertThat(transport.maxInFlight.get()).isEqualTo(2);
@@ -151,7 +153,7 @@ class BatchDeliveryTests {
 		BatchDelivery delivery = new BatchDelivery(this.store, Map.of("down", down, "queue", queue), retry,
 				Duration.ofSeconds(5), true, this.outbox.transactions(), List.of());
 
-		DeliveryResult result = delivery.deliver(PublishPath.RELAY, (store) -> store.claimDue(10, 0));
+		DeliveryResult result = delivery.deliver(PublishPath.RELAY, due());
 
 		assertThat(result).isEqualTo(new DeliveryResult(3, 1, 1));
 		assertThat(down.refused).containsExactly(k1.id());
@@ -170,17 +172,52 @@ class BatchDeliveryTests {
 		RetryPolicy retry = new RetryPolicy(Duration.ofMinutes(1), 2, Duration.ofMinutes(5), 0, 10);
 		BatchDelivery delivery = new BatchDelivery(this.store, Map.of("log", transport), retry, Duration.ofSeconds(5),
 				true, this.outbox.transactions(), List.of());
-		assertThat(delivery.deliver(PublishPath.RELAY, (store) -> store.claimDue(10, 0)).failed()).isOne();
+		assertThat(delivery.deliver(PublishPath.RELAY, due()).failed()).isOne();
 		CapturedEvent l1 = event("log", "t", "L");
 		insert(l1);
 		transport.reachable = true;
 
-		assertThat(delivery.deliver(PublishPath.RELAY, (store) -> store.claimDue(10, 0)).published()).isOne();
-		DeliveryResult resumed = delivery.deliver(PublishPath.RELAY, (store) -> store.claimDue(10, 0));
+		assertThat(delivery.deliver(PublishPath.RELAY, due()).published()).isOne();
+		DeliveryResult resumed = delivery.deliver(PublishPath.RELAY, due());
 
 		assertThat(resumed.published()).isOne();
 		assertThat(broker.sent).containsExactly(l1.id(), k1.id());
 		assertThat(this.outbox.row(k1.id()).status()).isEqualTo("PUBLISHED");
+	}
+
+	@Test
+	void fastPathPublishesTheRunOfAKeyItClaimedWholeInOrder() {
+		InMemoryTransport transport = new InMemoryTransport("queue", false, (message) -> true);
+		CapturedEvent k1 = event("queue", "q", "K");
+		CapturedEvent k2 = event("queue", "q", "K");
+		insert(k1, k2);
+
+		DeliveryResult result = delivery(transport, Duration.ofSeconds(5)).deliver(PublishPath.FAST,
+				(store) -> store.claimByIds(List.of(k2.id(), k1.id())));
+
+		assertThat(result).isEqualTo(new DeliveryResult(2, 2, 0));
+		assertThat(transport.sent).containsExactly(k1.id(), k2.id());
+	}
+
+	@Test
+	void fastPathLeavesARowWhoseEarlierRowOfTheSameKeyItDidNotClaim() {
+		InMemoryTransport transport = new InMemoryTransport("queue", false, (message) -> true);
+		CapturedEvent k1 = event("queue", "q", "K");
+		CapturedEvent k2 = event("queue", "q", "K");
+		CapturedEvent l1 = event("queue", "q", "L");
+		insert(k1, k2, l1);
+
+		DeliveryResult result = delivery(transport, Duration.ofSeconds(5)).deliver(PublishPath.FAST,
+				(store) -> store.claimByIds(List.of(k2.id(), l1.id())));
+
+		assertThat(result).isEqualTo(new DeliveryResult(2, 1, 0));
+		assertThat(transport.sent).containsExactly(l1.id());
+		assertThat(this.outbox.row(k2.id()).status()).isEqualTo("PENDING");
+		assertThat(this.outbox.row(k2.id()).attempts()).isZero();
+	}
+
+	private static Function<OutboxStore, ClaimedBatch> due() {
+		return (store) -> ClaimedBatch.unchecked(store.claimDue(10, 0));
 	}
 
 	private void insert(CapturedEvent... events) {

@@ -101,20 +101,25 @@ class OutboxStoreLockingTests {
 		outbox.insert(store, Duration.ZERO, first, second, otherKey);
 
 		// A is the fast path publishing the first event of K.
-		try (HeldTransaction<List<ClaimedEvent>> a = HeldTransaction.start(outbox.transactions(), store,
+		try (HeldTransaction<ClaimedBatch> a = HeldTransaction.start(outbox.transactions(), store,
 				(s) -> s.claimByIds(List.of(first.id())))) {
 			assertThat(ids(a.result())).containsExactly(first.id());
 
-			// B, another fast path: gets the second row locked, but must leave it.
+			// B, another fast path: gets the second row locked, but must leave it. Its claim says so
+			// when it got every row it asked for.
 			outbox.transactions().executeWithoutResult((status) -> {
-				List<UUID> claimed = ids(store.claimByIds(List.of(second.id())));
-				assertThat(claimed).containsExactly(second.id());
-				assertThat(store.heldBack(claimed)).containsExactly(second.id());
+				ClaimedBatch batch = store.claimByIds(List.of(second.id()));
+				assertThat(ids(batch)).containsExactly(second.id());
+				assertThat(batch.heldBack()).containsExactly(second.id());
+				assertThat(store.heldBack(ids(batch))).containsExactly(second.id());
 			});
+			// Asked for both, it could not lock the first, which its claim's check passes over as one of
+			// its own: the claim leaves the check to heldBack.
 			outbox.transactions().executeWithoutResult((status) -> {
-				List<UUID> claimed = ids(store.claimByIds(List.of(first.id(), second.id())));
-				assertThat(claimed).containsExactly(second.id());
-				assertThat(store.heldBack(claimed)).containsExactly(second.id());
+				ClaimedBatch batch = store.claimByIds(List.of(first.id(), second.id()));
+				assertThat(ids(batch)).containsExactly(second.id());
+				assertThat(batch.heldBack()).isNull();
+				assertThat(store.heldBack(ids(batch))).containsExactly(second.id());
 			});
 			// B, a relay: the same.
 			outbox.transactions().executeWithoutResult((status) -> {
@@ -127,9 +132,10 @@ class OutboxStoreLockingTests {
 		}
 
 		outbox.transactions().executeWithoutResult((status) -> {
-			List<UUID> claimed = ids(store.claimByIds(List.of(second.id())));
-			assertThat(claimed).containsExactly(second.id());
-			assertThat(store.heldBack(claimed)).isEmpty();
+			ClaimedBatch batch = store.claimByIds(List.of(second.id()));
+			assertThat(ids(batch)).containsExactly(second.id());
+			assertThat(batch.heldBack()).isEmpty();
+			assertThat(store.heldBack(ids(batch))).isEmpty();
 		});
 	}
 
@@ -144,7 +150,7 @@ class OutboxStoreLockingTests {
 		CapturedEvent otherKey = event("L");
 		outbox.insert(store, Duration.ZERO, first, second, otherKey);
 
-		try (HeldTransaction<List<ClaimedEvent>> a = HeldTransaction.start(outbox.transactions(), store,
+		try (HeldTransaction<ClaimedBatch> a = HeldTransaction.start(outbox.transactions(), store,
 				(s) -> s.claimByIds(List.of(first.id())))) {
 			assertThat(ids(a.result())).containsExactly(first.id());
 			a.commit((s) -> s.markFailed(List.of(new FailedAttempt(first.id(), false, HOUR, "broker down"))));
@@ -153,8 +159,9 @@ class OutboxStoreLockingTests {
 		// The relay's claim leaves K alone; a fast path that claims the second row by id holds it back.
 		assertThat(outbox.claimDueIds(store, 10)).containsExactly(otherKey.id());
 		outbox.transactions().executeWithoutResult((status) -> {
-			List<UUID> claimed = ids(store.claimByIds(List.of(second.id())));
-			assertThat(store.heldBack(claimed)).containsExactly(second.id());
+			ClaimedBatch batch = store.claimByIds(List.of(second.id()));
+			assertThat(batch.heldBack()).containsExactly(second.id());
+			assertThat(store.heldBack(ids(batch))).containsExactly(second.id());
 		});
 	}
 

@@ -201,6 +201,15 @@ public final class OutboxTestTable {
 	}
 
 	/**
+	 * The ids of the rows a claim locked, in order.
+	 * @param claimed the claimed batch
+	 * @return their ids
+	 */
+	public static List<UUID> ids(ClaimedBatch claimed) {
+		return ids(claimed.events());
+	}
+
+	/**
 	 * An event for the {@code kafka} transport, topic {@code orders}.
 	 * @param key the message key, or {@code null}
 	 * @return the event
