@@ -26,6 +26,8 @@ import tools.jackson.core.type.TypeReference;
 import tools.jackson.databind.SerializationFeature;
 import tools.jackson.databind.json.JsonMapper;
 
+import org.springframework.util.Assert;
+
 /**
  * Runs every scenario for every contender on the same PostgreSQL and Kafka broker, alternating the
  * contenders round by round (each run in a fresh JVM, with its own warm-up), takes the median of the
@@ -35,7 +37,9 @@ import tools.jackson.databind.json.JsonMapper;
  * <ul>
  * <li>{@code rounds} (3; {@code <scenario>-rounds}, e.g. {@code drain-rounds}, for one scenario), {@code heap} (1g, the contender JVMs' maximum heap), {@code only} (one
  * scenario: {@code write}, {@code drain}, {@code lost}, {@code latency}, {@code scaleout}, {@code memory}
- * or {@code sustained}), {@code profile} (a directory for flight recordings), {@code jdbc-url} (the
+ * or {@code sustained}), {@code profile} (a directory for a flight recording of every contender run),
+ * {@code async-profiler} (with {@code profile}: the path of async-profiler's {@code libasyncProfiler.so},
+ * to record CPU samples of every thread as collapsed stacks instead), {@code jdbc-url} (the
  * PostgreSQL database, {@code jdbc:postgresql://127.0.0.1:5432/test} unless given; every contender
  * drops and creates its own schema in it);</li>
  * <li>write cost: {@code transactions} (20000), {@code warmup} (40000, also before the latency
@@ -124,6 +128,11 @@ public final class BenchmarkSuite {
 		Files.createDirectories(output);
 		if (options.containsKey("profile")) {
 			Files.createDirectories(Path.of(options.get("profile")));
+		}
+		if (options.containsKey("async-profiler")) {
+			Assert.isTrue(options.containsKey("profile"), "--async-profiler needs --profile=<dir> for its output");
+			Assert.isTrue(Files.isRegularFile(Path.of(options.get("async-profiler"))), () -> "--async-profiler="
+					+ options.get("async-profiler") + " is not a file: give the path of libasyncProfiler.so");
 		}
 		try (KafkaBrokerProcess broker = KafkaBrokerProcess.start(output.resolve("kafka.log"), BROKER_JVM_OPTIONS)) {
 			BenchmarkSuite suite = new BenchmarkSuite(options, broker);
@@ -356,9 +365,18 @@ public final class BenchmarkSuite {
 		// An OutOfMemoryError ends the run at once and visibly, instead of leaving a JVM whose threads died.
 		command.add("-XX:+ExitOnOutOfMemoryError");
 		if (this.options.containsKey("profile")) {
-			// --profile=<dir>: a flight recording of every contender run, for finding where time goes.
-			command.add("-XX:StartFlightRecording=settings=profile,filename=" + Path.of(this.options.get("profile")).resolve(
-					contender.name().toLowerCase(Locale.ROOT) + "-" + scenario + "-" + System.nanoTime() + ".jfr"));
+			// --profile=<dir>: a profile of every contender run, for finding where time goes.
+			Path file = Path.of(this.options.get("profile"))
+				.resolve(contender.name().toLowerCase(Locale.ROOT) + "-" + scenario + "-" + System.nanoTime());
+			if (this.options.containsKey("async-profiler")) {
+				// CPU samples of every thread, the kernel's part included where perf events allow: the
+				// flight recorder samples only threads running Java code, and misses the socket calls.
+				command.add("-agentpath:" + this.options.get("async-profiler")
+						+ "=start,event=cpu,interval=1ms,threads,file=" + file + ".collapsed");
+			}
+			else {
+				command.add("-XX:StartFlightRecording=settings=profile,filename=" + file + ".jfr");
+			}
 		}
 		command.add("-cp");
 		command.add(System.getProperty("java.class.path"));
