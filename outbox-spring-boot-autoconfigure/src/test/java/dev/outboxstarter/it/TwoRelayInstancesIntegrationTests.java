@@ -57,7 +57,10 @@ class TwoRelayInstancesIntegrationTests {
 			ConfigurableApplicationContext second = start();
 			contexts.add(second);
 
-			// One transaction, so that all rows become pending for both relays at the same moment.
+			// One transaction, so that all rows become pending for both relays at the same moment. Small
+			// batches and a short poll keep the drain many poll intervals long, so that the second relay
+			// polls while the first is still draining, however fast the machine (with batches of 200 and a
+			// 100 ms poll, one relay once drained all 10,000 rows before the other polled).
 			Outbox outbox = writer.getBean(Outbox.class);
 			writer.getBean(TransactionTemplate.class).executeWithoutResult((status) -> {
 				for (int i = 0; i < EVENTS; i++) {
@@ -105,7 +108,7 @@ class TwoRelayInstancesIntegrationTests {
 
 	private static ConfigurableApplicationContext start(String... extraProperties) {
 		List<String> properties = new ArrayList<>(List.of("test.topic=" + TOPIC, "outbox.table-name=" + TABLE,
-				"outbox.fast-path.enabled=false", "outbox.relay.poll-interval=100ms", "outbox.relay.batch-size=200",
+				"outbox.fast-path.enabled=false", "outbox.relay.poll-interval=20ms", "outbox.relay.batch-size=20",
 				"spring.kafka.bootstrap-servers=" + TestKafka.bootstrapServers()));
 		properties.addAll(List.of(TestDatabase.POSTGRESQL.properties()));
 		properties.addAll(List.of(extraProperties));
