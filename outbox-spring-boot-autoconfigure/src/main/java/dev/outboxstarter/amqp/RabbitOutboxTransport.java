@@ -11,6 +11,9 @@ import dev.outboxstarter.core.publish.OutboxTransport;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 
+import org.springframework.amqp.AmqpConnectException;
+import org.springframework.amqp.AmqpResourceNotAvailableException;
+import org.springframework.amqp.AmqpTimeoutException;
 import org.springframework.amqp.core.Message;
 import org.springframework.amqp.core.MessageDeliveryMode;
 import org.springframework.amqp.core.MessageProperties;
@@ -109,6 +112,17 @@ public class RabbitOutboxTransport implements OutboxTransport, DisposableBean {
 		CorrelationData correlation = new CorrelationData(message.id().toString());
 		this.template.send(destination.exchange(), destination.routingKey(), toAmqp(message), correlation);
 		return correlation.getFuture().thenApply((confirm) -> confirmed(message, destination, correlation, confirm));
+	}
+
+	/**
+	 * No connection to the broker, or none within the connection factory's timeouts: the broker cannot
+	 * take messages right now. A negative acknowledgement or an unroutable return is the message's own
+	 * failure, and so is anything else.
+	 */
+	@Override
+	public boolean isUnavailable(Throwable failure) {
+		return failure instanceof AmqpConnectException || failure instanceof AmqpTimeoutException
+				|| failure instanceof AmqpResourceNotAvailableException;
 	}
 
 	private static Confirm confirmed(OutboxMessage message, RabbitDestination destination,

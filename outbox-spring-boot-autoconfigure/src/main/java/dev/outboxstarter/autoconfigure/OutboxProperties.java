@@ -343,7 +343,10 @@ public class OutboxProperties {
 		private final double jitter;
 
 		/**
-		 * Attempts after which an event becomes DEAD and is no longer retried automatically.
+		 * Attempts after which an event that fails for a reason of its own (e.g. too large for the broker,
+		 * unroutable) becomes DEAD and is no longer retried automatically. Attempts that fail because the
+		 * broker is unreachable or does not acknowledge within the publish timeout are retried however many
+		 * there are.
 		 */
 		private final int maxAttempts;
 

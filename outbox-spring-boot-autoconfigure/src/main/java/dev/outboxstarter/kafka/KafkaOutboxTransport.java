@@ -10,6 +10,7 @@ import dev.outboxstarter.core.publish.OutboxMessage;
 import dev.outboxstarter.core.publish.OutboxTransport;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.errors.RetriableException;
 import org.apache.kafka.common.header.internals.RecordHeaders;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.common.serialization.StringSerializer;
@@ -71,6 +72,23 @@ public class KafkaOutboxTransport implements OutboxTransport, DisposableBean {
 	@Override
 	public boolean keepsKeyOrder() {
 		return true;
+	}
+
+	/**
+	 * The producer's retriable errors mean the cluster cannot take records right now: no metadata within
+	 * {@code max.block.ms} (the broker is unreachable, or the topic does not exist and is not created
+	 * automatically), records expired in the producer, no leader, too few in-sync replicas, a lost
+	 * connection. Any other error, such as a record too large or a denied authorization, is the
+	 * message's own.
+	 */
+	@Override
+	public boolean isUnavailable(Throwable failure) {
+		for (Throwable cause = failure; cause != null; cause = cause.getCause()) {
+			if (cause instanceof RetriableException) {
+				return true;
+			}
+		}
+		return false;
 	}
 
 	@Override

@@ -49,6 +49,11 @@ public class ObservedOutboxTransport implements OutboxTransport {
 	}
 
 	@Override
+	public boolean isUnavailable(Throwable failure) {
+		return this.transport.isUnavailable(failure);
+	}
+
+	@Override
 	public CompletableFuture<?> send(OutboxMessage message) {
 		Observation observation = Observation
 			.createNotStarted(OBSERVATION_NAME, () -> new OutboxPublishContext(message, name()), this.registry)

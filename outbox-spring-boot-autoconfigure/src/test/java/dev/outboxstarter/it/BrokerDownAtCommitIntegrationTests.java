@@ -32,7 +32,7 @@ import static org.awaitility.Awaitility.await;
 		properties = { "test.topic=" + BrokerDownAtCommitIntegrationTests.TOPIC,
 				"outbox.table-name=" + BrokerDownAtCommitIntegrationTests.TABLE, "outbox.publish-timeout=2s",
 				"outbox.relay.poll-interval=200ms", "outbox.retry.initial-delay=200ms", "outbox.retry.max-delay=1s",
-				"outbox.retry.max-attempts=1000", "spring.kafka.producer.properties.max.block.ms=500",
+				"outbox.retry.max-attempts=1", "spring.kafka.producer.properties.max.block.ms=500",
 				"spring.kafka.producer.properties.reconnect.backoff.max.ms=200" })
 @DirtiesContext
 class BrokerDownAtCommitIntegrationTests {

@@ -39,7 +39,7 @@ import static org.awaitility.Awaitility.await;
 		properties = { "test.topic=" + BrokerOutageOperationsIntegrationTests.TOPIC,
 				"outbox.table-name=" + BrokerOutageOperationsIntegrationTests.TABLE, "outbox.publish-timeout=2s",
 				"outbox.relay.poll-interval=200ms", "outbox.retry.initial-delay=200ms", "outbox.retry.max-delay=500ms",
-				"outbox.retry.max-attempts=1000", "outbox.backlog.refresh-interval=100ms",
+				"outbox.retry.max-attempts=1", "outbox.backlog.refresh-interval=100ms",
 				"outbox.health.max-oldest-pending-age=1s", "management.tracing.sampling.probability=1.0",
 				"spring.kafka.producer.properties.max.block.ms=500",
 				"spring.kafka.producer.properties.reconnect.backoff.max.ms=200" })

@@ -37,7 +37,7 @@ import static org.awaitility.Awaitility.await;
 @SpringBootTest(classes = OrdersTestApplication.class,
 		properties = { "test.topic=" + DualRoutingIntegrationTests.TOPIC, "test.exchange=" + DualRoutingIntegrationTests.EXCHANGE,
 				"outbox.table-name=" + DualRoutingIntegrationTests.TABLE, "outbox.relay.poll-interval=100ms",
-				"outbox.retry.initial-delay=100ms", "outbox.retry.max-delay=500ms", "outbox.retry.max-attempts=1000" })
+				"outbox.retry.initial-delay=100ms", "outbox.retry.max-delay=500ms", "outbox.retry.max-attempts=1" })
 @DirtiesContext
 class DualRoutingIntegrationTests {
 

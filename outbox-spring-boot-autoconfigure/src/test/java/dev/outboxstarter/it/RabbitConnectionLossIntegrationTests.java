@@ -45,7 +45,7 @@ import static org.awaitility.Awaitility.await;
 				"spring.rabbitmq.publisher-returns=true",
 				"spring.rabbitmq.connection-timeout=2s", "outbox.publish-timeout=3s", "outbox.relay.poll-interval=100ms",
 				"outbox.fast-path.grace-period=1s", "outbox.retry.initial-delay=100ms", "outbox.retry.max-delay=500ms",
-				"outbox.retry.max-attempts=1000" })
+				"outbox.retry.max-attempts=3" })
 @DirtiesContext
 class RabbitConnectionLossIntegrationTests {
 

@@ -52,8 +52,8 @@ public class BatchDelivery {
 
 	private final List<OutboxDeliveryListener> listeners;
 
-	/** Transports that threw rather than send, and have not taken a message since. */
-	private final Set<String> refusedTransports = ConcurrentHashMap.newKeySet();
+	/** Transports found unavailable (see {@link OutboxTransport#isUnavailable}) that have not acknowledged since. */
+	private final Set<String> unavailableTransports = ConcurrentHashMap.newKeySet();
 
 	/**
 	 * Creates the delivery.
@@ -112,19 +112,19 @@ public class BatchDelivery {
 	}
 
 	/**
-	 * A transport that refused sends (its broker was unreachable) and now acknowledged one is back:
-	 * the rows that failed meanwhile would otherwise wait out backoffs of up to
+	 * A transport that was unavailable (its broker unreachable or not acknowledging) and now acknowledged
+	 * a message is back: the rows that failed meanwhile would otherwise wait out backoffs of up to
 	 * {@code outbox.retry.max-delay} with the broker available.
 	 */
 	private void resumeTransportsBackInService(Outcome outcome) {
-		if (this.refusedTransports.isEmpty() && outcome.refusingTransports.isEmpty()) {
+		if (this.unavailableTransports.isEmpty() && outcome.unavailableTransports.isEmpty()) {
 			// Every batch passes here: without an outage there is nothing to look at.
 			return;
 		}
 		Set<String> acknowledging = new HashSet<>();
 		outcome.published.forEach((published) -> acknowledging.add(published.event().transport()));
 		for (String transport : acknowledging) {
-			if (!outcome.refusingTransports.contains(transport) && this.refusedTransports.remove(transport)) {
+			if (!outcome.unavailableTransports.contains(transport) && this.unavailableTransports.remove(transport)) {
 				Integer resumed = this.transactionTemplate.execute((status) -> this.store.resumeBackedOff(transport));
 				if (resumed != null && resumed > 0) {
 					logger.info("Outbox transport '" + transport + "' takes messages again; " + resumed
@@ -132,7 +132,7 @@ public class BatchDelivery {
 				}
 			}
 		}
-		this.refusedTransports.addAll(outcome.refusingTransports);
+		this.unavailableTransports.addAll(outcome.unavailableTransports);
 	}
 
 	private List<ClaimedEvent> withoutHeldBack(ClaimedBatch batch) {
@@ -151,13 +151,14 @@ public class BatchDelivery {
 	/**
 	 * Sends the batch in rounds: every round sends, without waiting in between, the next message of each
 	 * key (all of a key's messages at once when its transport keeps their order), then awaits the round's
-	 * acknowledgements. A key stops at its first failure; what is not sent stays pending, unchanged.
+	 * acknowledgements. A key stops at its first failure, a transport at its first failure that says it
+	 * is unavailable; what is not sent stays pending, unchanged.
 	 */
 	private Outcome publish(List<ClaimedEvent> events) {
 		long deadline = System.nanoTime() + this.publishTimeout.toNanos();
 		Outcome outcome = new Outcome();
 		Set<OrderingKey> stoppedKeys = new HashSet<>();
-		Set<String> refusingTransports = outcome.refusingTransports;
+		Set<String> unavailableTransports = outcome.unavailableTransports;
 		List<ClaimedEvent> unsent = events;
 		while (!unsent.isEmpty() && System.nanoTime() < deadline) {
 			List<ClaimedEvent> round = new ArrayList<>(unsent.size());
@@ -165,7 +166,7 @@ public class BatchDelivery {
 			Set<OrderingKey> keysInRound = new HashSet<>();
 			for (ClaimedEvent event : unsent) {
 				OrderingKey key = orderingKey(event);
-				if ((key != null && stoppedKeys.contains(key)) || refusingTransports.contains(event.transport())) {
+				if ((key != null && stoppedKeys.contains(key)) || unavailableTransports.contains(event.transport())) {
 					continue;
 				}
 				if (key != null && !keysInRound.add(key) && !keepsKeyOrder(event)) {
@@ -175,7 +176,7 @@ public class BatchDelivery {
 					round.add(event);
 				}
 			}
-			sendAndAwait(round, deadline, outcome, stoppedKeys, refusingTransports);
+			sendAndAwait(round, deadline, outcome, stoppedKeys);
 			unsent = later;
 		}
 		return outcome;
@@ -195,34 +196,34 @@ public class BatchDelivery {
 	}
 
 	/**
-	 * Sends a round and awaits its acknowledgements. A transport that throws rather than return a
-	 * future (Kafka does when it has had no metadata within {@code max.block.ms}: the broker is
-	 * unreachable) is not asked again in this batch: each further message would block as long and
-	 * fail the same way, keeping the batch's locks and the next poll waiting for nothing.
+	 * Sends a round and awaits its acknowledgements. A transport that is unavailable is not asked again
+	 * in this batch: when it throws rather than return a future (Kafka does when it has had no metadata
+	 * within {@code max.block.ms}), each further message would block as long and fail the same way,
+	 * keeping the batch's locks and the next poll waiting for nothing.
 	 */
-	private void sendAndAwait(List<ClaimedEvent> round, long deadline, Outcome outcome, Set<OrderingKey> stoppedKeys,
-			Set<String> refusingTransports) {
+	private void sendAndAwait(List<ClaimedEvent> round, long deadline, Outcome outcome, Set<OrderingKey> stoppedKeys) {
 		List<ClaimedEvent> sent = new ArrayList<>(round.size());
 		List<CompletableFuture<Instant>> acknowledgements = new ArrayList<>(round.size());
 		for (ClaimedEvent event : round) {
 			OrderingKey key = orderingKey(event);
-			if ((key != null && stoppedKeys.contains(key)) || refusingTransports.contains(event.transport())
+			if ((key != null && stoppedKeys.contains(key)) || outcome.unavailableTransports.contains(event.transport())
 					|| System.nanoTime() > deadline) {
 				continue;
 			}
 			OutboxTransport transport = this.transports.get(event.transport());
+			if (transport == null) {
+				outcome.failed(event, "No transport named '" + event.transport() + "' is available", false);
+				stop(key, stoppedKeys);
+				continue;
+			}
 			try {
-				if (transport == null) {
-					throw new IllegalStateException("No transport named '" + event.transport() + "' is available");
-				}
 				// The time is taken when the acknowledgement arrives, not when this thread gets to it.
 				acknowledgements.add(transport.send(event.message()).thenApply((acknowledgement) -> Instant.now()));
 				sent.add(event);
 			}
 			catch (RuntimeException ex) {
-				outcome.failed(event, describe(ex));
+				outcome.failed(event, describe(ex), transport.isUnavailable(ex));
 				stop(key, stoppedKeys);
-				refusingTransports.add(event.transport());
 			}
 		}
 		for (int i = 0; i < sent.size(); i++) {
@@ -247,14 +248,16 @@ public class BatchDelivery {
 			return true;
 		}
 		catch (TimeoutException ex) {
-			outcome.failed(event, "No acknowledgement within outbox.publish-timeout (" + this.publishTimeout + ")");
+			outcome.failed(event, "No acknowledgement within outbox.publish-timeout (" + this.publishTimeout + ")",
+					true);
 		}
 		catch (ExecutionException ex) {
-			outcome.failed(event, describe(ex.getCause()));
+			Throwable failure = ex.getCause();
+			outcome.failed(event, describe(failure), this.transports.get(event.transport()).isUnavailable(failure));
 		}
 		catch (InterruptedException ex) {
 			Thread.currentThread().interrupt();
-			outcome.failed(event, "Interrupted while awaiting the acknowledgement");
+			outcome.failed(event, "Interrupted while awaiting the acknowledgement", false);
 		}
 		return false;
 	}
@@ -276,13 +279,21 @@ public class BatchDelivery {
 
 		private final List<Failure> failures = new ArrayList<>();
 
-		private final Set<String> refusingTransports = new HashSet<>();
+		private final Set<String> unavailableTransports = new HashSet<>();
 
 		private int claimed;
 
-		void failed(ClaimedEvent event, String error) {
+		/**
+		 * Records a failed attempt. An unavailable transport is not the event's fault: the attempt is
+		 * counted and backs off like any other, but however many there are, it does not make the event
+		 * DEAD, so an outage longer than the retries does not take events out of their keys' order.
+		 */
+		void failed(ClaimedEvent event, String error, boolean transportUnavailable) {
+			if (transportUnavailable) {
+				this.unavailableTransports.add(event.transport());
+			}
 			int attempts = event.attempts() + 1;
-			boolean dead = BatchDelivery.this.retryPolicy.isExhausted(attempts);
+			boolean dead = !transportUnavailable && BatchDelivery.this.retryPolicy.isExhausted(attempts);
 			Duration retryDelay = BatchDelivery.this.retryPolicy.delayAfter(attempts);
 			this.failures.add(new Failure(event, new FailedAttempt(event.message().id(), dead, retryDelay, error)));
 			if (dead) {

@@ -37,4 +37,19 @@ public interface OutboxTransport {
 		return false;
 	}
 
+	/**
+	 * Whether a failure means that the broker cannot take messages right now (unreachable, no leader,
+	 * too few replicas in sync) rather than that this message cannot be published. An outage is not the
+	 * message's fault: a failure of this kind is recorded and retried like any other, but it never makes
+	 * the event DEAD however long the outage lasts, and the first acknowledgement afterwards makes the
+	 * transport's backed-off events due at once. Only other failures count towards
+	 * {@code outbox.retry.max-attempts}. The outbox treats a message not acknowledged within
+	 * {@code outbox.publish-timeout} this way whatever this method says.
+	 * @param failure what {@link #send} threw or its future completed with
+	 * @return whether the broker is unavailable; {@code false} by default, so that every failure counts
+	 */
+	default boolean isUnavailable(Throwable failure) {
+		return false;
+	}
+
 }

@@ -142,12 +142,12 @@ class BatchDeliveryTests {
 	}
 
 	@Test
-	void transportThatThrowsInsteadOfSendingIsNotAskedAgainInTheBatch() {
+	void unavailableTransportIsNotAskedAgainInTheBatch() {
 		CapturedEvent k1 = event("down", "t", "K");
 		CapturedEvent l1 = event("down", "t", "L");
 		CapturedEvent m1 = event("queue", "q", "M");
 		insert(k1, l1, m1);
-		UnreachableTransport down = new UnreachableTransport("down", null);
+		RefusingTransport down = RefusingTransport.unreachable("down", null);
 		InMemoryTransport queue = new InMemoryTransport("queue", false, (message) -> true);
 		RetryPolicy retry = new RetryPolicy(Duration.ofMinutes(1), 2, Duration.ofMinutes(5), 0, 10);
 		BatchDelivery delivery = new BatchDelivery(this.store, Map.of("down", down, "queue", queue), retry,
@@ -164,11 +164,99 @@ class BatchDeliveryTests {
 	}
 
 	@Test
+	void messageRefusedForItsOwnSakeStopsOnlyItsKey() {
+		CapturedEvent k1 = event("log", "t", "K");
+		CapturedEvent k2 = event("log", "t", "K");
+		CapturedEvent l1 = event("log", "t", "L");
+		insert(k1, k2, l1);
+		RefusingTransport tooLarge = new RefusingTransport("log", null, false);
+		RetryPolicy retry = new RetryPolicy(Duration.ofMinutes(1), 2, Duration.ofMinutes(5), 0, 10);
+		BatchDelivery delivery = new BatchDelivery(this.store, Map.of("log", tooLarge), retry, Duration.ofSeconds(5),
+				true, this.outbox.transactions(), List.of());
+
+		DeliveryResult result = delivery.deliver(PublishPath.RELAY, due());
+
+		assertThat(result).isEqualTo(new DeliveryResult(3, 0, 2));
+		assertThat(tooLarge.refused).containsExactly(k1.id(), l1.id());
+		assertThat(this.outbox.row(k2.id()).attempts()).isZero();
+	}
+
+	@Test
+	void eventIsNeverDeadFromAttemptsThatFoundItsTransportUnavailable() {
+		CapturedEvent k1 = event("down", "t", "K");
+		insert(k1);
+		RefusingTransport down = RefusingTransport.unreachable("down", null);
+		BatchDelivery delivery = new BatchDelivery(this.store, Map.of("down", down), oneAttempt(),
+				Duration.ofSeconds(5), true, this.outbox.transactions(), List.of());
+
+		for (int i = 0; i < 3; i++) {
+			delivery.deliver(PublishPath.FAST, (store) -> store.claimByIds(List.of(k1.id())));
+		}
+
+		assertThat(down.refused).hasSize(3);
+		assertThat(this.outbox.row(k1.id()).status()).isEqualTo("PENDING");
+		assertThat(this.outbox.row(k1.id()).attempts()).isEqualTo(3);
+		assertThat(this.outbox.row(k1.id()).lastError()).contains("no metadata within max.block.ms");
+	}
+
+	@Test
+	void eventIsNeverDeadFromAttemptsThatWereNotAcknowledgedInTime() {
+		CapturedEvent k1 = event("queue", "q", "K");
+		insert(k1);
+		InMemoryTransport silent = new InMemoryTransport("queue", false, null);
+		BatchDelivery delivery = new BatchDelivery(this.store, Map.of("queue", silent), oneAttempt(),
+				Duration.ofMillis(50), true, this.outbox.transactions(), List.of());
+
+		for (int i = 0; i < 2; i++) {
+			delivery.deliver(PublishPath.FAST, (store) -> store.claimByIds(List.of(k1.id())));
+		}
+
+		assertThat(silent.sent).hasSize(2);
+		assertThat(this.outbox.row(k1.id()).status()).isEqualTo("PENDING");
+		assertThat(this.outbox.row(k1.id()).attempts()).isEqualTo(2);
+	}
+
+	@Test
+	void eventFailingForItsOwnSakeIsDeadOnceItsAttemptsAreUsedUp() {
+		CapturedEvent k1 = event("queue", "q", "K");
+		insert(k1);
+		InMemoryTransport refusing = new InMemoryTransport("queue", false, (message) -> false);
+		BatchDelivery delivery = new BatchDelivery(this.store, Map.of("queue", refusing), oneAttempt(),
+				Duration.ofSeconds(5), true, this.outbox.transactions(), List.of());
+
+		delivery.deliver(PublishPath.FAST, (store) -> store.claimByIds(List.of(k1.id())));
+
+		assertThat(this.outbox.row(k1.id()).status()).isEqualTo("DEAD");
+		assertThat(this.outbox.row(k1.id()).lastError()).contains("refused " + k1.id());
+	}
+
+	@Test
+	void rowsBackingOffAfterTheirTransportStoppedAcknowledgingAreDueOnceItAcknowledgesAgain() {
+		CapturedEvent k1 = event("queue", "q", "K");
+		insert(k1);
+		InMemoryTransport transport = new InMemoryTransport("queue", true, null);
+		RetryPolicy retry = new RetryPolicy(Duration.ofMinutes(1), 2, Duration.ofMinutes(5), 0, 10);
+		BatchDelivery delivery = new BatchDelivery(this.store, Map.of("queue", transport), retry,
+				Duration.ofMillis(100), true, this.outbox.transactions(), List.of());
+		assertThat(delivery.deliver(PublishPath.RELAY, due()).failed()).isOne();
+		CapturedEvent l1 = event("queue", "q", "L");
+		insert(l1);
+		transport.accepts = (message) -> true;
+
+		assertThat(delivery.deliver(PublishPath.RELAY, due()).published()).isOne();
+		DeliveryResult resumed = delivery.deliver(PublishPath.RELAY, due());
+
+		assertThat(resumed.published()).isOne();
+		assertThat(transport.sent).containsExactly(k1.id(), l1.id(), k1.id());
+		assertThat(this.outbox.row(k1.id()).status()).isEqualTo("PUBLISHED");
+	}
+
+	@Test
 	void rowsBackingOffAfterTheirTransportRefusedAreDueOnceItAcknowledgesAgain() {
 		CapturedEvent k1 = event("log", "t", "K");
 		insert(k1);
 		InMemoryTransport broker = new InMemoryTransport("log", true, (message) -> true);
-		UnreachableTransport transport = new UnreachableTransport("log", broker);
+		RefusingTransport transport = RefusingTransport.unreachable("log", broker);
 		RetryPolicy retry = new RetryPolicy(Duration.ofMinutes(1), 2, Duration.ofMinutes(5), 0, 10);
 		BatchDelivery delivery = new BatchDelivery(this.store, Map.of("log", transport), retry, Duration.ofSeconds(5),
 				true, this.outbox.transactions(), List.of());
@@ -216,6 +304,10 @@ class BatchDeliveryTests {
 		assertThat(this.outbox.row(k2.id()).attempts()).isZero();
 	}
 
+	private static RetryPolicy oneAttempt() {
+		return new RetryPolicy(Duration.ofMinutes(1), 2, Duration.ofMinutes(5), 0, 1);
+	}
+
 	private static Function<OutboxStore, ClaimedBatch> due() {
 		return (store) -> ClaimedBatch.unchecked(store.claimDue(10, 0));
 	}
@@ -231,22 +323,30 @@ class BatchDeliveryTests {
 	}
 
 	/**
-	 * Throws from {@code send} as Kafka's producer does when it has had no metadata within
-	 * {@code max.block.ms}; once reachable, hands messages to a broker.
+	 * Throws from {@code send}: as Kafka's producer does when it has had no metadata within
+	 * {@code max.block.ms} (the broker is unavailable), or because the message itself is refused (too
+	 * large, say). Once reachable, hands messages to a broker.
 	 */
-	private static final class UnreachableTransport implements OutboxTransport {
+	private static final class RefusingTransport implements OutboxTransport {
 
 		private final String name;
 
 		private final @Nullable InMemoryTransport broker;
 
+		private final boolean unavailable;
+
 		private final List<UUID> refused = new CopyOnWriteArrayList<>();
 
 		private volatile boolean reachable;
 
-		UnreachableTransport(String name, @Nullable InMemoryTransport broker) {
+		RefusingTransport(String name, @Nullable InMemoryTransport broker, boolean unavailable) {
 			this.name = name;
 			this.broker = broker;
+			this.unavailable = unavailable;
+		}
+
+		static RefusingTransport unreachable(String name, @Nullable InMemoryTransport broker) {
+			return new RefusingTransport(name, broker, true);
 		}
 
 		@Override
@@ -255,10 +355,16 @@ class BatchDeliveryTests {
 		}
 
 		@Override
+		public boolean isUnavailable(Throwable failure) {
+			return this.unavailable;
+		}
+
+		@Override
 		public CompletableFuture<?> send(OutboxMessage message) {
 			if (!this.reachable || this.broker == null) {
 				this.refused.add(message.id());
-				throw new IllegalStateException("no metadata within max.block.ms");
+				throw new IllegalStateException(
+						this.unavailable ? "no metadata within max.block.ms" : "record too large " + message.id());
 			}
 			return this.broker.send(message);
 		}
@@ -266,8 +372,8 @@ class BatchDeliveryTests {
 	}
 
 	/**
-	 * Acknowledges on another thread shortly after each send, as a broker would; a {@code null}
-	 * acceptance never acknowledges.
+	 * Acknowledges on another thread shortly after each send, as a broker would; while its acceptance
+	 * is {@code null} it never acknowledges.
 	 */
 	private final class InMemoryTransport implements OutboxTransport {
 
@@ -275,7 +381,7 @@ class BatchDeliveryTests {
 
 		private final boolean keepsKeyOrder;
 
-		private final Predicate<OutboxMessage> accepts;
+		private volatile @Nullable Predicate<OutboxMessage> accepts;
 
 		private final List<UUID> sent = new CopyOnWriteArrayList<>();
 
@@ -287,7 +393,7 @@ class BatchDeliveryTests {
 
 		private final AtomicInteger maxInFlight = new AtomicInteger();
 
-		InMemoryTransport(String name, boolean keepsKeyOrder, Predicate<OutboxMessage> accepts) {
+		InMemoryTransport(String name, boolean keepsKeyOrder, @Nullable Predicate<OutboxMessage> accepts) {
 			this.name = name;
 			this.keepsKeyOrder = keepsKeyOrder;
 			this.accepts = accepts;
@@ -309,12 +415,13 @@ class BatchDeliveryTests {
 			this.ackedBeforeSending.put(message.id(), Set.copyOf(new ArrayList<>(this.acked)));
 			this.maxInFlight.accumulateAndGet(this.inFlight.incrementAndGet(), Math::max);
 			CompletableFuture<Object> acknowledgement = new CompletableFuture<>();
-			if (this.accepts == null) {
+			Predicate<OutboxMessage> acceptance = this.accepts;
+			if (acceptance == null) {
 				return acknowledgement;
 			}
 			BatchDeliveryTests.this.broker.schedule(() -> {
 				this.inFlight.decrementAndGet();
-				if (this.accepts.test(message)) {
+				if (acceptance.test(message)) {
 					this.acked.add(message.id());
 					acknowledgement.complete(message.id());
 				}
