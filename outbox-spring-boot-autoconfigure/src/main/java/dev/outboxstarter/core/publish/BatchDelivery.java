@@ -212,7 +212,7 @@ public class BatchDelivery {
 			}
 			OutboxTransport transport = this.transports.get(event.transport());
 			if (transport == null) {
-				outcome.failed(event, "No transport named '" + event.transport() + "' is available", false);
+				outcome.failed(event, "No transport named '" + event.transport() + "' is available");
 				stop(key, stoppedKeys);
 				continue;
 			}
@@ -248,8 +248,7 @@ public class BatchDelivery {
 			return true;
 		}
 		catch (TimeoutException ex) {
-			outcome.failed(event, "No acknowledgement within outbox.publish-timeout (" + this.publishTimeout + ")",
-					true);
+			outcome.unavailable(event, "No acknowledgement within outbox.publish-timeout (" + this.publishTimeout + ")");
 		}
 		catch (ExecutionException ex) {
 			Throwable failure = ex.getCause();
@@ -257,7 +256,7 @@ public class BatchDelivery {
 		}
 		catch (InterruptedException ex) {
 			Thread.currentThread().interrupt();
-			outcome.failed(event, "Interrupted while awaiting the acknowledgement", false);
+			outcome.failed(event, "Interrupted while awaiting the acknowledgement");
 		}
 		return false;
 	}
@@ -282,6 +281,16 @@ public class BatchDelivery {
 		private final Set<String> unavailableTransports = new HashSet<>();
 
 		private int claimed;
+
+		/** Records a failed attempt that is the message's own: it counts towards max-attempts. */
+		void failed(ClaimedEvent event, String error) {
+			failed(event, error, false);
+		}
+
+		/** Records an attempt that found the event's transport unavailable. */
+		void unavailable(ClaimedEvent event, String error) {
+			failed(event, error, true);
+		}
 
 		/**
 		 * Records a failed attempt. An unavailable transport is not the event's fault: the attempt is
