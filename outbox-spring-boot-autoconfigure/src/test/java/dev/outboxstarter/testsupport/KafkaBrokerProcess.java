@@ -56,8 +56,9 @@ public final class KafkaBrokerProcess implements AutoCloseable {
 	private KafkaBrokerProcess(Path directory, Path log, List<String> jvmOptions) {
 		this.directory = directory;
 		this.jvmOptions = List.copyOf(jvmOptions);
-		this.port = freePort();
-		this.controllerPort = freePort();
+		int[] ports = twoFreePorts();
+		this.port = ports[0];
+		this.controllerPort = ports[1];
 		this.config = directory.resolve("server.properties");
 		this.log = log;
 		this.shutdownHook = new Thread(this::destroyForcibly, "kafka-broker-process-shutdown");
@@ -267,9 +268,13 @@ public final class KafkaBrokerProcess implements AutoCloseable {
 		}
 	}
 
-	private static int freePort() {
-		try (ServerSocket socket = new ServerSocket(0)) {
-			return socket.getLocalPort();
+	/**
+	 * Two free ports, distinct: both sockets are open at once, so the system cannot hand out the same
+	 * port twice (one after the other, it did, and the broker refused to start).
+	 */
+	private static int[] twoFreePorts() {
+		try (ServerSocket broker = new ServerSocket(0); ServerSocket controller = new ServerSocket(0)) {
+			return new int[] { broker.getLocalPort(), controller.getLocalPort() };
 		}
 		catch (IOException ex) {
 			throw new UncheckedIOException(ex);
