@@ -1,5 +1,6 @@
 package dev.outboxstarter.benchmarks;
 
+import java.util.Map;
 import java.util.function.Supplier;
 
 import dev.outboxstarter.benchmarks.contenders.dbonly.DatabaseOnlyContender;
@@ -14,9 +15,12 @@ import dev.outboxstarter.benchmarks.contenders.starter.StarterContender;
  */
 public enum Contenders {
 
-	STARTER("starter (fast path)", () -> new StarterContender(true)),
+	STARTER("starter (fast path)", () -> new StarterContender(Map.of())),
 
-	STARTER_RELAY_ONLY("starter (relay only)", () -> new StarterContender(false)),
+	STARTER_TWO_FAST_PATH_THREADS("starter (fast path, two threads)",
+			() -> new StarterContender(Map.of("outbox.fast-path.threads", 2))),
+
+	STARTER_RELAY_ONLY("starter (relay only)", () -> new StarterContender(Map.of("outbox.fast-path.enabled", false))),
 
 	MODULITH("Spring Modulith 2.1.1", ModulithContender::new),
 

@@ -131,7 +131,7 @@ public final class OutboxAutoConfiguration {
 	FastPathDispatcher outboxFastPathDispatcher(BatchDelivery delivery, OutboxProperties properties) {
 		OutboxProperties.FastPath fastPath = properties.getFastPath();
 		return new FastPathDispatcher(delivery, fastPath.getQueueCapacity(), fastPath.getBatchSize(),
-				properties.getShutdownTimeout());
+				fastPath.getThreads(), properties.getShutdownTimeout());
 	}
 
 	@Bean

@@ -3,6 +3,7 @@ package dev.outboxstarter.core.fastpath;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Objects;
 import java.util.UUID;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.BlockingQueue;
@@ -17,12 +18,20 @@ import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 
 import org.springframework.context.SmartLifecycle;
+import org.springframework.util.Assert;
 
 /**
- * Publishes committed outbox rows right away, so the happy path needs no polling. Ids go into a
- * bounded queue that never blocks the committing thread: when it is full the ids are dropped and the
- * rows wait for the relay, which takes them once their grace period has passed. One worker claims
- * the queued ids in batches through the same locking, head-of-line-checking delivery as the relay.
+ * Publishes committed outbox rows right away, so the happy path needs no polling. Ids go into bounded
+ * queues that never block the committing thread: when one is full the ids are dropped and the rows wait
+ * for the relay, which takes them once their grace period has passed. Each queue has a worker that
+ * claims its queued ids in batches through the same locking, head-of-line-checking delivery as the
+ * relay.
+ * <p>
+ * With several workers, one batch can be claimed and sent while another awaits its acknowledgements
+ * and is marked, so an event committed meanwhile does not wait for a whole cycle before its own starts.
+ * Every ordering key (transport, destination, message key) goes to one queue, so one worker publishes
+ * all of a key's events, one batch after another: a batch in flight on another worker would otherwise
+ * hold the key's next events back, and those would wait out their grace period for the relay.
  */
 public class FastPathDispatcher implements CommittedEventsListener, SmartLifecycle {
 
@@ -32,7 +41,7 @@ public class FastPathDispatcher implements CommittedEventsListener, SmartLifecyc
 
 	private final BatchDelivery delivery;
 
-	private final BlockingQueue<UUID> queue;
+	private final List<Lane> lanes;
 
 	private final int batchSize;
 
@@ -42,20 +51,26 @@ public class FastPathDispatcher implements CommittedEventsListener, SmartLifecyc
 
 	private volatile boolean running;
 
-	private Thread worker;
-
 	/**
 	 * Creates the dispatcher.
 	 * @param delivery publishes claimed batches
-	 * @param capacity queue capacity, in events
+	 * @param capacity queue capacity, in events, shared evenly among the workers
 	 * @param batchSize most events per batch
-	 * @param shutdownTimeout how long stopping waits for the batch in flight
+	 * @param workers how many batches may be in flight at once, each on a worker of its own
+	 * @param shutdownTimeout how long stopping waits for the batches in flight
 	 */
-	public FastPathDispatcher(BatchDelivery delivery, int capacity, int batchSize, Duration shutdownTimeout) {
+	public FastPathDispatcher(BatchDelivery delivery, int capacity, int batchSize, int workers,
+			Duration shutdownTimeout) {
+		Assert.isTrue(workers > 0, "workers must be positive");
 		this.delivery = delivery;
-		this.queue = new ArrayBlockingQueue<>(capacity);
 		this.batchSize = batchSize;
 		this.shutdownTimeout = shutdownTimeout;
+		List<Lane> lanes = new ArrayList<>(workers);
+		for (int i = 0; i < workers; i++) {
+			int share = capacity / workers + ((i < capacity % workers) ? 1 : 0);
+			lanes.add(new Lane(Math.max(1, share)));
+		}
+		this.lanes = List.copyOf(lanes);
 	}
 
 	@Override
@@ -64,22 +79,31 @@ public class FastPathDispatcher implements CommittedEventsListener, SmartLifecyc
 			return;
 		}
 		for (CapturedEvent event : events) {
-			if (!this.queue.offer(event.id())) {
+			if (!laneOf(event).queue.offer(event.id())) {
 				this.overflow.incrementAndGet();
 			}
 		}
 	}
 
 	/**
-	 * Ids waiting in the queue.
-	 * @return the queue size
+	 * The lane of the event's ordering key; an event without a key may go to any, and goes by its id.
 	 */
-	public int queueSize() {
-		return this.queue.size();
+	private Lane laneOf(CapturedEvent event) {
+		int hash = (event.messageKey() != null)
+				? Objects.hash(event.transport(), event.destination(), event.messageKey()) : event.id().hashCode();
+		return this.lanes.get(Math.floorMod(hash, this.lanes.size()));
 	}
 
 	/**
-	 * Ids dropped because the queue was full (their rows went to the relay).
+	 * Ids waiting in the queues.
+	 * @return the number of queued ids
+	 */
+	public int queueSize() {
+		return this.lanes.stream().mapToInt((lane) -> lane.queue.size()).sum();
+	}
+
+	/**
+	 * Ids dropped because their queue was full (their rows went to the relay).
 	 * @return the overflow count since start
 	 */
 	public long overflowCount() {
@@ -89,22 +113,25 @@ public class FastPathDispatcher implements CommittedEventsListener, SmartLifecyc
 	@Override
 	public void start() {
 		this.running = true;
-		this.worker = new Thread(this::run, "outbox-fast-path");
-		this.worker.setDaemon(true);
-		this.worker.start();
+		for (int i = 0; i < this.lanes.size(); i++) {
+			this.lanes.get(i).start("outbox-fast-path-" + (i + 1));
+		}
 	}
 
 	@Override
 	public void stop() {
 		this.running = false;
+		long deadline = System.nanoTime() + this.shutdownTimeout.toNanos();
 		try {
-			this.worker.join(this.shutdownTimeout.toMillis());
+			for (Lane lane : this.lanes) {
+				lane.worker.join(Math.max(1, TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime())));
+			}
 		}
 		catch (InterruptedException ex) {
 			Thread.currentThread().interrupt();
 		}
 		// What is still queued is committed and pending: the relay or the next start publishes it.
-		this.queue.clear();
+		this.lanes.forEach((lane) -> lane.queue.clear());
 	}
 
 	@Override
@@ -112,31 +139,52 @@ public class FastPathDispatcher implements CommittedEventsListener, SmartLifecyc
 		return this.running;
 	}
 
-	private void run() {
-		List<UUID> batch = new ArrayList<>(this.batchSize);
-		while (this.running) {
-			try {
-				UUID first = this.queue.poll(POLL_MILLIS, TimeUnit.MILLISECONDS);
-				if (first == null) {
-					continue;
+	/**
+	 * A queue and the worker that publishes what it holds.
+	 */
+	private final class Lane {
+
+		private final BlockingQueue<UUID> queue;
+
+		private Thread worker;
+
+		Lane(int capacity) {
+			this.queue = new ArrayBlockingQueue<>(capacity);
+		}
+
+		void start(String name) {
+			this.worker = new Thread(this::run, name);
+			this.worker.setDaemon(true);
+			this.worker.start();
+		}
+
+		private void run() {
+			List<UUID> batch = new ArrayList<>(FastPathDispatcher.this.batchSize);
+			while (FastPathDispatcher.this.running) {
+				try {
+					UUID first = this.queue.poll(POLL_MILLIS, TimeUnit.MILLISECONDS);
+					if (first == null) {
+						continue;
+					}
+					batch.add(first);
+					this.queue.drainTo(batch, FastPathDispatcher.this.batchSize - 1);
+					List<UUID> ids = List.copyOf(batch);
+					FastPathDispatcher.this.delivery.deliver(PublishPath.FAST, (store) -> store.claimByIds(ids));
 				}
-				batch.add(first);
-				this.queue.drainTo(batch, this.batchSize - 1);
-				List<UUID> ids = List.copyOf(batch);
-				this.delivery.deliver(PublishPath.FAST, (store) -> store.claimByIds(ids));
-			}
-			catch (InterruptedException ex) {
-				Thread.currentThread().interrupt();
-				return;
-			}
-			catch (RuntimeException ex) {
-				// E.g. the database is unreachable: the rows stay pending and the relay retries them.
-				logger.warn("Fast path could not publish " + batch.size() + " outbox events; the relay will", ex);
-			}
-			finally {
-				batch.clear();
+				catch (InterruptedException ex) {
+					Thread.currentThread().interrupt();
+					return;
+				}
+				catch (RuntimeException ex) {
+					// E.g. the database is unreachable: the rows stay pending and the relay retries them.
+					logger.warn("Fast path could not publish " + batch.size() + " outbox events; the relay will", ex);
+				}
+				finally {
+					batch.clear();
+				}
 			}
 		}
+
 	}
 
 }

@@ -60,20 +60,28 @@ public class OutboxRelay implements SmartLifecycle {
 	}
 
 	/**
-	 * Publishes due rows until a batch comes back short or publishes nothing, each batch claiming after the
-	 * last row of the one before.
+	 * Publishes due rows in batches, each claiming after the last row of the one before, until a batch
+	 * comes back short or publishes nothing. A short batch that did not start from the beginning is
+	 * followed by one that does: rows the drain passed over may be due by then (backed off until the
+	 * drain's first acknowledgement resumed them, or locked by the fast path a moment ago), and would
+	 * otherwise wait a poll interval after everything behind them was published.
 	 * @return rows published
 	 */
 	public int drain() {
 		int published = 0;
 		ResumingClaim claim = new ResumingClaim();
-		DeliveryResult result;
-		do {
-			result = this.delivery.deliver(PublishPath.RELAY, claim);
+		while (this.running) {
+			boolean fromStart = claim.isAtStart();
+			DeliveryResult result = this.delivery.deliver(PublishPath.RELAY, claim);
 			published += result.published();
 			this.lastRun = Instant.now();
+			if (result.published() == 0 || (result.claimed() < this.batchSize && fromStart)) {
+				break;
+			}
+			if (result.claimed() < this.batchSize) {
+				claim.restart();
+			}
 		}
-		while (this.running && result.claimed() == this.batchSize && result.published() > 0);
 		return published;
 	}
 
@@ -143,6 +151,14 @@ public class OutboxRelay implements SmartLifecycle {
 				this.afterSeq = claimed.get(claimed.size() - 1).seq();
 			}
 			return ClaimedBatch.unchecked(claimed);
+		}
+
+		boolean isAtStart() {
+			return this.afterSeq == 0;
+		}
+
+		void restart() {
+			this.afterSeq = 0;
 		}
 
 	}

@@ -6,15 +6,15 @@ import dev.outboxstarter.benchmarks.ContenderSettings;
 import dev.outboxstarter.benchmarks.contenders.SpringContender;
 
 /**
- * This starter at its defaults, with the fast path on (publish right after the commit) or off (the
- * relay publishes everything).
+ * This starter at its defaults but for the given {@code outbox.*} properties: with the fast path on
+ * (publish right after the commit), off (the relay publishes everything) or with two threads.
  */
 public class StarterContender extends SpringContender {
 
-	private final boolean fastPath;
+	private final Map<String, Object> outboxProperties;
 
-	public StarterContender(boolean fastPath) {
-		this.fastPath = fastPath;
+	public StarterContender(Map<String, Object> outboxProperties) {
+		this.outboxProperties = Map.copyOf(outboxProperties);
 	}
 
 	@Override
@@ -24,7 +24,7 @@ public class StarterContender extends SpringContender {
 
 	@Override
 	protected Map<String, Object> properties(ContenderSettings settings) {
-		return Map.of("outbox.fast-path.enabled", this.fastPath);
+		return this.outboxProperties;
 	}
 
 	@Override

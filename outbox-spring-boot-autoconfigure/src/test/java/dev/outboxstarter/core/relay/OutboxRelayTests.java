@@ -1,0 +1,118 @@
+package dev.outboxstarter.core.relay;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CopyOnWriteArrayList;
+
+import dev.outboxstarter.core.publish.BatchDelivery;
+import dev.outboxstarter.core.publish.OutboxMessage;
+import dev.outboxstarter.core.publish.OutboxTransport;
+import dev.outboxstarter.core.retry.RetryPolicy;
+import dev.outboxstarter.core.store.CapturedEvent;
+import dev.outboxstarter.core.store.OutboxTestTable;
+import dev.outboxstarter.testsupport.TestDatabase;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+import static dev.outboxstarter.core.store.OutboxTestTable.event;
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * How one poll of the relay drains: batch after batch, and the rows it passed over before it ends. On
+ * a real (embedded) database.
+ */
+class OutboxRelayTests {
+
+	private static final String TABLE = "outbox_relay_it";
+
+	private final BrokerComingBack transport = new BrokerComingBack();
+
+	private OutboxTestTable outbox;
+
+	private OutboxRelay relay;
+
+	@BeforeEach
+	void prepare() {
+		this.outbox = OutboxTestTable.prepare(TestDatabase.H2, TABLE);
+		RetryPolicy retry = new RetryPolicy(Duration.ofMinutes(1), 2, Duration.ofMinutes(5), 0, 10);
+		BatchDelivery delivery = new BatchDelivery(this.outbox.store(), Map.of("log", this.transport), retry,
+				Duration.ofSeconds(5), true, this.outbox.transactions(), List.of());
+		// Polls itself only after an hour: the test drains.
+		this.relay = new OutboxRelay(delivery, 2, Duration.ofHours(1), Duration.ofSeconds(5));
+		this.relay.start();
+	}
+
+	@AfterEach
+	void stop() {
+		this.relay.stop();
+	}
+
+	@Test
+	void rowsResumedAfterTheDrainPassedThemArePublishedBeforeItEnds() {
+		CapturedEvent early = event("log", "t", "A");
+		insert(early);
+		assertThat(this.relay.drain()).isZero();
+		assertThat(this.outbox.row(early.id()).attempts()).isOne();
+		this.transport.reachable = true;
+		CapturedEvent b = event("log", "t", "B");
+		CapturedEvent c = event("log", "t", "C");
+		CapturedEvent d = event("log", "t", "D");
+		insert(b, c, d);
+
+		// The first acknowledgement makes the backed-off row due, behind the batch that got it.
+		int published = this.relay.drain();
+
+		assertThat(published).isEqualTo(4);
+		assertThat(this.transport.sent).containsExactly(b.id(), c.id(), d.id(), early.id());
+		assertThat(this.outbox.row(early.id()).status()).isEqualTo("PUBLISHED");
+	}
+
+	@Test
+	void drainEndsWithAShortBatchFromTheStart() {
+		this.transport.reachable = true;
+		insert(event("log", "t", "A"));
+
+		assertThat(this.relay.drain()).isOne();
+		assertThat(this.relay.drain()).isZero();
+	}
+
+	private void insert(CapturedEvent... events) {
+		this.outbox.insert(this.outbox.store(), Duration.ZERO, events);
+	}
+
+	/**
+	 * Refuses every message as Kafka's producer does while it has no metadata, until the broker is
+	 * reachable; then acknowledges at once.
+	 */
+	private static final class BrokerComingBack implements OutboxTransport {
+
+		private final List<UUID> sent = new CopyOnWriteArrayList<>();
+
+		private volatile boolean reachable;
+
+		@Override
+		public String name() {
+			return "log";
+		}
+
+		@Override
+		public boolean isUnavailable(Throwable failure) {
+			return true;
+		}
+
+		@Override
+		public CompletableFuture<?> send(OutboxMessage message) {
+			if (!this.reachable) {
+				throw new IllegalStateException("no metadata within max.block.ms");
+			}
+			this.sent.add(message.id());
+			return CompletableFuture.completedFuture(message.id());
+		}
+
+	}
+
+}
