@@ -13,10 +13,8 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 
-import dev.outboxstarter.core.publish.BatchDelivery;
 import dev.outboxstarter.core.publish.OutboxMessage;
 import dev.outboxstarter.core.publish.OutboxTransport;
-import dev.outboxstarter.core.retry.RetryPolicy;
 import dev.outboxstarter.core.store.CapturedEvent;
 import dev.outboxstarter.core.store.OutboxTestTable;
 import dev.outboxstarter.testsupport.TestDatabase;
@@ -48,10 +46,8 @@ class FastPathDispatcherTests {
 	@BeforeEach
 	void prepare() {
 		this.outbox = OutboxTestTable.prepare(TestDatabase.H2, TABLE);
-		RetryPolicy retry = new RetryPolicy(Duration.ofMinutes(1), 2, Duration.ofMinutes(5), 0, 10);
-		BatchDelivery delivery = new BatchDelivery(this.outbox.store(), Map.of("queue", this.transport), retry,
-				Duration.ofSeconds(5), true, this.outbox.transactions(), List.of());
-		this.dispatcher = new FastPathDispatcher(delivery, 1000, 500, 2, Duration.ofSeconds(5));
+		this.dispatcher = new FastPathDispatcher(this.outbox.delivery(this.transport), 1000, 500, 2,
+				Duration.ofSeconds(5));
 		this.dispatcher.start();
 	}
 

@@ -2,15 +2,12 @@ package dev.outboxstarter.core.relay;
 
 import java.time.Duration;
 import java.util.List;
-import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
 
-import dev.outboxstarter.core.publish.BatchDelivery;
 import dev.outboxstarter.core.publish.OutboxMessage;
 import dev.outboxstarter.core.publish.OutboxTransport;
-import dev.outboxstarter.core.retry.RetryPolicy;
 import dev.outboxstarter.core.store.CapturedEvent;
 import dev.outboxstarter.core.store.OutboxTestTable;
 import dev.outboxstarter.testsupport.TestDatabase;
@@ -38,11 +35,9 @@ class OutboxRelayTests {
 	@BeforeEach
 	void prepare() {
 		this.outbox = OutboxTestTable.prepare(TestDatabase.H2, TABLE);
-		RetryPolicy retry = new RetryPolicy(Duration.ofMinutes(1), 2, Duration.ofMinutes(5), 0, 10);
-		BatchDelivery delivery = new BatchDelivery(this.outbox.store(), Map.of("log", this.transport), retry,
-				Duration.ofSeconds(5), true, this.outbox.transactions(), List.of());
 		// Polls itself only after an hour: the test drains.
-		this.relay = new OutboxRelay(delivery, 2, Duration.ofHours(1), Duration.ofSeconds(5));
+		this.relay = new OutboxRelay(this.outbox.delivery(this.transport), 2, Duration.ofHours(1),
+				Duration.ofSeconds(5));
 		this.relay.start();
 	}
 

@@ -19,6 +19,9 @@ import java.util.concurrent.CopyOnWriteArrayList;
 
 import javax.sql.DataSource;
 
+import dev.outboxstarter.core.publish.BatchDelivery;
+import dev.outboxstarter.core.publish.OutboxTransport;
+import dev.outboxstarter.core.retry.RetryPolicy;
 import dev.outboxstarter.core.schema.FlywayOutboxSchemaInitializer;
 import dev.outboxstarter.testsupport.TestDatabase;
 import org.jspecify.annotations.Nullable;
@@ -157,6 +160,18 @@ public final class OutboxTestTable {
 	public OutboxStore store(DataSource dataSource, boolean perKeyOrdering) {
 		return new OutboxStore(dataSource, this.vendor, OutboxStatements.load(this.vendor, this.table, perKeyOrdering, false),
 				new JsonMapper());
+	}
+
+	/**
+	 * Batch delivery from this table as the auto-configuration builds it by default: per-key ordering,
+	 * a 5 s publish timeout, ten attempts from a minute's backoff, no listeners.
+	 * @param transport the only transport
+	 * @return the delivery
+	 */
+	public BatchDelivery delivery(OutboxTransport transport) {
+		RetryPolicy retry = new RetryPolicy(Duration.ofMinutes(1), 2, Duration.ofMinutes(5), 0, 10);
+		return new BatchDelivery(store(), Map.of(transport.name(), transport), retry, Duration.ofSeconds(5), true,
+				this.transactions, List.of());
 	}
 
 	/**
