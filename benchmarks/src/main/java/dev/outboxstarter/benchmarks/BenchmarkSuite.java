@@ -36,7 +36,7 @@ import org.springframework.util.Assert;
  * comma-separated {@link Contenders} names):
  * <ul>
  * <li>{@code rounds} (3; {@code <scenario>-rounds}, e.g. {@code drain-rounds}, for one scenario), {@code heap} (1g, the contender JVMs' maximum heap), {@code only} (one
- * scenario: {@code write}, {@code drain}, {@code lost}, {@code latency}, {@code scaleout}, {@code memory}
+ * scenario: {@code write}, {@code drain}, {@code outage}, {@code lost}, {@code latency}, {@code scaleout}, {@code memory}
  * or {@code sustained}), {@code profile} (a directory for a flight recording of every contender run),
  * {@code async-profiler} (with {@code profile}: the path of async-profiler's {@code libasyncProfiler.so},
  * to record CPU samples of every thread as collapsed stacks instead), {@code jdbc-url} (the
@@ -45,6 +45,9 @@ import org.springframework.util.Assert;
  * <li>write cost: {@code transactions} (20000), {@code warmup} (40000, also before the latency
  * and sustained rate measurements), {@code write-concurrency} (1,8), {@code write-contenders};</li>
  * <li>backlog drain: {@code drain-events} (100000), {@code drain-contenders};</li>
+ * <li>backlog drain after an outage of the running broker ({@code outage}): {@code outage-events}
+ * (100000), after {@code warmup} transactions published through it, {@code outage-contenders} (those of
+ * the drain);</li>
  * <li>events lost while the broker is down: {@code lost-events} (500);</li>
  * <li>delivery latency: {@code latency-rate} (500 events/s) for {@code latency-seconds} (30), then
  * {@code latency-burst-transactions} (20000) from 8 threads as fast as they go; {@code latency-limit-seconds}
@@ -170,6 +173,9 @@ public final class BenchmarkSuite {
 		if (only == null || only.equals("drain")) {
 			drain(option("drain-rounds", rounds));
 		}
+		if (only == null || only.equals("outage")) {
+			outage(option("outage-rounds", rounds));
+		}
 		if (only == null || only.equals("lost")) {
 			lost();
 		}
@@ -203,6 +209,15 @@ public final class BenchmarkSuite {
 		String name = "backlog drain, " + option("drain-events", 100_000) + " events";
 		Map<Contenders, Map<String, Double>> medians = rounds(name, contenders("drain-contenders", DRAINERS), rounds,
 				"drain", List.of("events=" + option("drain-events", 100_000)));
+		table(name, medians, List.of("drainSeconds", "eventsPerSecond", "peakHeapMegabytes", "lost"),
+				"eventsPerSecond");
+	}
+
+	private void outage(int rounds) {
+		int events = option("outage-events", 100_000);
+		String name = "backlog drain after an outage of the running broker, " + events + " events";
+		Map<Contenders, Map<String, Double>> medians = rounds(name, contenders("outage-contenders", DRAINERS), rounds,
+				"outage", List.of("events=" + events, "warmup=" + option("warmup", DEFAULT_WARMUP)));
 		table(name, medians, List.of("drainSeconds", "eventsPerSecond", "peakHeapMegabytes", "lost"),
 				"eventsPerSecond");
 	}
@@ -398,6 +413,9 @@ public final class BenchmarkSuite {
 				String line;
 				while ((line = out.readLine()) != null) {
 					lines.append(line).append('\n');
+					if (line.startsWith(BrokerControl.REQUEST)) {
+						BrokerControl.carryOut(line, this.broker, process.getOutputStream());
+					}
 					if (line.startsWith(ContenderProcess.RESULT)) {
 						result = line.substring(ContenderProcess.RESULT.length());
 					}
@@ -405,6 +423,8 @@ public final class BenchmarkSuite {
 				Files.writeString(log, lines);
 			}
 			int exit = process.waitFor();
+			// A contender that ended during its outage must not leave the next one without a broker.
+			this.broker.startAgain();
 			if (result == null && lines.indexOf(OUT_OF_MEMORY) >= 0) {
 				// A finding, not a broken harness: the large backlog scenario reports it.
 				System.out.println("  out of memory; see " + log.toAbsolutePath());

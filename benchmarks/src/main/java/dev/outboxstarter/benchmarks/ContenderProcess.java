@@ -70,6 +70,13 @@ public final class ContenderProcess {
 								Duration.ofSeconds(Long.parseLong(parameters.getOrDefault("limitSeconds", "600"))));
 					}
 				}
+				case "outage" -> {
+					contender.start(new ContenderSettings(schemaUrl, username, schema, broker, topic, maxBlockMillis));
+					result = BacklogDrain.afterRestart(contender, BrokerControl::stopBroker, BrokerControl::startBroker,
+							broker, topic, Integer.parseInt(parameters.get("events")),
+							Integer.parseInt(parameters.get("warmup")),
+							Duration.ofSeconds(Long.parseLong(parameters.getOrDefault("limitSeconds", "600"))));
+				}
 				case "latency-steady" -> {
 					contender.start(new ContenderSettings(schemaUrl, username, schema, broker, topic, maxBlockMillis));
 					result = Latency.steady(contender, broker, topic, Integer.parseInt(parameters.get("rate")),
@@ -106,7 +113,7 @@ public final class ContenderProcess {
 							Integer.parseInt(parameters.get("stepSeconds")), Integer.parseInt(parameters.get("warmup")));
 				}
 				default -> throw new IllegalArgumentException("Unknown scenario '" + scenario
-						+ "': use write, drain, latency-steady, latency-burst, scaleout, memory or sustained");
+						+ "': use write, drain, outage, latency-steady, latency-burst, scaleout, memory or sustained");
 			}
 		}
 		System.out.println(RESULT + JsonMapper.builder().build().writeValueAsString(result));

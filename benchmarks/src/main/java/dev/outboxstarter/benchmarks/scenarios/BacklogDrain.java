@@ -14,13 +14,15 @@ import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.ConsumerRecords;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.serialization.StringDeserializer;
 
 /**
  * Scenario 3, backlog drain: events written while the broker is unreachable (the contender talks to
  * a closed forwarder), then the broker is made reachable; the time until a consumer has every event,
  * events per second, and the contender JVM's peak heap meanwhile. Also tells how many events were
- * lost (never arrive within the time limit), which is what the naive dual write does.
+ * lost (never arrive within the time limit), which is what the naive dual write does. Also the same
+ * drain after an outage of the running broker ({@link #afterRestart}).
  */
 public final class BacklogDrain {
 
@@ -33,6 +35,81 @@ public final class BacklogDrain {
 		Map<String, Object> result = drain(List.of(contender), broker, bootstrapServers, topic, events, limit);
 		result.put("writeSeconds", writeSeconds);
 		return result;
+	}
+
+	/**
+	 * The drain after an outage of a broker the contender was publishing to: the contender warms up
+	 * through the running broker until a consumer has every warm-up event, the broker process stops,
+	 * the backlog is written, and the broker starts again; the time from when it answers again until
+	 * the consumer has the whole backlog. Unlike {@link #run}, the publish path has run before the
+	 * outage, and the contender's producer has connections and metadata it must recover.
+	 * @param contender the contender, started against the broker
+	 * @param stopBroker stops the broker and returns once it has
+	 * @param startBroker starts the broker again and returns once it answers
+	 * @param bootstrapServers the broker
+	 * @param topic the topic
+	 * @param events the backlog's size
+	 * @param warmup transactions before the outage
+	 * @param limit how long to wait for the warm-up's events, and for the backlog's
+	 * @return the drain's figures, as {@link #run} reports them
+	 */
+	public static Map<String, Object> afterRestart(Contender contender, Runnable stopBroker, Runnable startBroker,
+			String bootstrapServers, String topic, int events, int warmup, Duration limit) throws Exception {
+		try (KafkaConsumer<String, String> consumer = consumer(bootstrapServers)) {
+			// Assigned, not subscribed: no group to rejoin when the broker comes back.
+			consumer.assign(consumer.partitionsFor(topic)
+				.stream()
+				.map((partition) -> new TopicPartition(topic, partition.partition()))
+				.toList());
+			WriteCost.run(contender, warmup, 8, 0, "warm");
+			Set<String> warmKeys = keys("warm", warmup);
+			Set<String> warm = new HashSet<>();
+			awaitAll(consumer, warmKeys, warm, System.nanoTime() + limit.toNanos());
+			if (warm.size() < warmup) {
+				throw new IllegalStateException("Only " + warm.size() + " of " + warmup
+						+ " warm-up events arrived within " + limit + ": the contender does not keep up, the drain would measure its warm-up");
+			}
+			stopBroker.run();
+			double writeSeconds = write(contender, events);
+			startBroker.run();
+			Measurements.resetPeakHeap();
+			long started = System.nanoTime();
+			contender.brokerIsBack();
+			Set<String> received = new HashSet<>();
+			awaitAll(consumer, keys("drain", events), received, started + limit.toNanos());
+			Map<String, Object> result = result(events, received.size(), (System.nanoTime() - started) / 1e9);
+			result.put("writeSeconds", writeSeconds);
+			return result;
+		}
+	}
+
+	/**
+	 * A drain's figures: a drain that did not get every event has no time or rate, only what was lost.
+	 */
+	private static Map<String, Object> result(int events, int received, double seconds) {
+		Map<String, Object> result = new LinkedHashMap<>();
+		result.put("events", events);
+		result.put("received", received);
+		result.put("lost", events - received);
+		result.put("drainSeconds", (received == events) ? seconds : null);
+		result.put("eventsPerSecond", (received == events) ? events / seconds : null);
+		result.put("peakHeapMegabytes", Measurements.peakHeapMegabytes());
+		return result;
+	}
+
+	private static Set<String> keys(String prefix, int count) {
+		Set<String> keys = new HashSet<>();
+		for (int i = 0; i < count; i++) {
+			keys.add(prefix + "-" + i);
+		}
+		return keys;
+	}
+
+	private static void awaitAll(KafkaConsumer<String, String> consumer, Set<String> keys, Set<String> received,
+			long deadline) {
+		while (received.size() < keys.size() && System.nanoTime() < deadline) {
+			receive(consumer.poll(Duration.ofMillis(100)), keys, received);
+		}
 	}
 
 	/**
@@ -52,11 +129,7 @@ public final class BacklogDrain {
 	 */
 	static Map<String, Object> drain(List<Contender> contenders, TcpForwarder broker, String bootstrapServers,
 			String topic, int events, Duration limit) {
-		Set<String> keys = new HashSet<>();
-		for (int i = 0; i < events; i++) {
-			String key = "drain-" + i;
-			keys.add(key);
-		}
+		Set<String> keys = keys("drain", events);
 		try (KafkaConsumer<String, String> consumer = consumer(bootstrapServers)) {
 			Set<String> received = new HashSet<>();
 			// Joining the group is not timed as the drain.
@@ -65,19 +138,8 @@ public final class BacklogDrain {
 			long started = System.nanoTime();
 			broker.open();
 			contenders.forEach(Contender::brokerIsBack);
-			long deadline = started + limit.toNanos();
-			while (received.size() < events && System.nanoTime() < deadline) {
-				receive(consumer.poll(Duration.ofMillis(100)), keys, received);
-			}
-			double seconds = (System.nanoTime() - started) / 1e9;
-			Map<String, Object> result = new LinkedHashMap<>();
-			result.put("events", events);
-			result.put("received", received.size());
-			result.put("lost", events - received.size());
-			result.put("drainSeconds", (received.size() == events) ? seconds : null);
-			result.put("eventsPerSecond", (received.size() == events) ? events / seconds : null);
-			result.put("peakHeapMegabytes", Measurements.peakHeapMegabytes());
-			return result;
+			awaitAll(consumer, keys, received, started + limit.toNanos());
+			return result(events, received.size(), (System.nanoTime() - started) / 1e9);
 		}
 	}
 
