@@ -216,6 +216,8 @@ class FaultSuiteTests {
 						"fault.rate=" + this.rate, "fault.threads=2", "fault.topic=" + this.topic,
 						"fault.poison-key=" + ((i == 0) ? poisonKey : -1), "outbox.table-name=" + this.table,
 						"outbox.fast-path.grace-period=2s",
+						// i3 publishes with two fast-path threads, i1 and i2 with the default one.
+						"outbox.fast-path.threads=" + ((i == 2) ? 2 : 1),
 						"outbox.publish-timeout=" + (this.injectsFaults ? "2s" : "10s"),
 						"outbox.relay.poll-interval=200ms", "outbox.retry.initial-delay=200ms",
 						"outbox.retry.max-delay=1s", "outbox.retry.max-attempts=" + MAX_ATTEMPTS,
