@@ -3,7 +3,6 @@ package dev.outboxstarter.core.fastpath;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Objects;
 import java.util.UUID;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.BlockingQueue;
@@ -14,6 +13,7 @@ import dev.outboxstarter.core.capture.CommittedEventsListener;
 import dev.outboxstarter.core.publish.BatchDelivery;
 import dev.outboxstarter.core.publish.PublishPath;
 import dev.outboxstarter.core.store.CapturedEvent;
+import dev.outboxstarter.core.store.ClaimedEvent.OrderingKey;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 
@@ -89,8 +89,11 @@ public class FastPathDispatcher implements CommittedEventsListener, SmartLifecyc
 	 * The lane of the event's ordering key; an event without a key may go to any, and goes by its id.
 	 */
 	private Lane laneOf(CapturedEvent event) {
-		int hash = (event.messageKey() != null)
-				? Objects.hash(event.transport(), event.destination(), event.messageKey()) : event.id().hashCode();
+		if (this.lanes.size() == 1) {
+			return this.lanes.get(0);
+		}
+		OrderingKey key = event.orderingKey();
+		int hash = (key != null) ? key.hashCode() : event.id().hashCode();
 		return this.lanes.get(Math.floorMod(hash, this.lanes.size()));
 	}
 

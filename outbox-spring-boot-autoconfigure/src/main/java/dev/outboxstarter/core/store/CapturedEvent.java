@@ -21,4 +21,14 @@ import org.jspecify.annotations.Nullable;
 public record CapturedEvent(UUID id, @Nullable String aggregateType, @Nullable String aggregateId, String eventType,
 		String transport, String destination, @Nullable String messageKey, String payload,
 		Map<String, String> headers) {
+
+	/**
+	 * The ordering key, as {@link ClaimedEvent#orderingKey()} reads it from the row.
+	 * @return the key, or {@code null} when the event has no message key and so no order
+	 */
+	public ClaimedEvent.@Nullable OrderingKey orderingKey() {
+		return (this.messageKey != null) ? new ClaimedEvent.OrderingKey(this.transport, this.destination, this.messageKey)
+				: null;
+	}
+
 }

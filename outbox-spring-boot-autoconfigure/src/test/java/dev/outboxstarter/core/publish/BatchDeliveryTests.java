@@ -15,6 +15,8 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Function;
 import java.util.function.Predicate;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
 
 import dev.outboxstarter.core.retry.RetryPolicy;
 import dev.outboxstarter.core.store.CapturedEvent;
@@ -35,6 +37,10 @@ import static org.assertj.core.api.Assertions.assertThat;
  * failure, and a bounded wait. On a real (embedded) database, with in-memory transports.
  */
 class BatchDeliveryTests {
+
+	/** Ten attempts, a minute apart at first: no test waits out a backoff. */
+	private static final RetryPolicy TEN_ATTEMPTS = new RetryPolicy(Duration.ofMinutes(1), 2, Duration.ofMinutes(5), 0,
+			10);
 
 	private static final String TABLE = "outbox_delivery_it";
 
@@ -130,9 +136,8 @@ class BatchDeliveryTests {
 		CapturedEvent k2 = event("queue", "q", "K");
 		insert(k1, k2);
 		InMemoryTransport transport = new InMemoryTransport("queue", false, (message) -> !message.id().equals(k1.id()));
-		RetryPolicy retry = new RetryPolicy(Duration.ofMinutes(1), 2, Duration.ofMinutes(5), 0, 10);
-		BatchDelivery unordered = new BatchDelivery(this.store, Map.of("queue", transport), retry, Duration.ofSeconds(5),
-				false, this.outbox.transactions(), List.of());
+		BatchDelivery unordered = new BatchDelivery(this.store, Map.of("queue", transport), TEN_ATTEMPTS,
+				Duration.ofSeconds(5), false, this.outbox.transactions(), List.of());
 
 		DeliveryResult result = unordered.deliver(PublishPath.RELAY, due());
 
@@ -149,9 +154,7 @@ class BatchDeliveryTests {
 		insert(k1, l1, m1);
 		RefusingTransport down = RefusingTransport.unreachable("down", null);
 		InMemoryTransport queue = new InMemoryTransport("queue", false, (message) -> true);
-		RetryPolicy retry = new RetryPolicy(Duration.ofMinutes(1), 2, Duration.ofMinutes(5), 0, 10);
-		BatchDelivery delivery = new BatchDelivery(this.store, Map.of("down", down, "queue", queue), retry,
-				Duration.ofSeconds(5), true, this.outbox.transactions(), List.of());
+		BatchDelivery delivery = delivery(TEN_ATTEMPTS, Duration.ofSeconds(5), down, queue);
 
 		DeliveryResult result = delivery.deliver(PublishPath.RELAY, due());
 
@@ -170,9 +173,7 @@ class BatchDeliveryTests {
 		CapturedEvent l1 = event("log", "t", "L");
 		insert(k1, k2, l1);
 		RefusingTransport tooLarge = new RefusingTransport("log", null, false);
-		RetryPolicy retry = new RetryPolicy(Duration.ofMinutes(1), 2, Duration.ofMinutes(5), 0, 10);
-		BatchDelivery delivery = new BatchDelivery(this.store, Map.of("log", tooLarge), retry, Duration.ofSeconds(5),
-				true, this.outbox.transactions(), List.of());
+		BatchDelivery delivery = delivery(TEN_ATTEMPTS, Duration.ofSeconds(5), tooLarge);
 
 		DeliveryResult result = delivery.deliver(PublishPath.RELAY, due());
 
@@ -186,8 +187,7 @@ class BatchDeliveryTests {
 		CapturedEvent k1 = event("down", "t", "K");
 		insert(k1);
 		RefusingTransport down = RefusingTransport.unreachable("down", null);
-		BatchDelivery delivery = new BatchDelivery(this.store, Map.of("down", down), oneAttempt(),
-				Duration.ofSeconds(5), true, this.outbox.transactions(), List.of());
+		BatchDelivery delivery = delivery(oneAttempt(), Duration.ofSeconds(5), down);
 
 		for (int i = 0; i < 3; i++) {
 			delivery.deliver(PublishPath.FAST, (store) -> store.claimByIds(List.of(k1.id())));
@@ -204,8 +204,7 @@ class BatchDeliveryTests {
 		CapturedEvent k1 = event("queue", "q", "K");
 		insert(k1);
 		InMemoryTransport silent = new InMemoryTransport("queue", false, null);
-		BatchDelivery delivery = new BatchDelivery(this.store, Map.of("queue", silent), oneAttempt(),
-				Duration.ofMillis(50), true, this.outbox.transactions(), List.of());
+		BatchDelivery delivery = delivery(oneAttempt(), Duration.ofMillis(50), silent);
 
 		for (int i = 0; i < 2; i++) {
 			delivery.deliver(PublishPath.FAST, (store) -> store.claimByIds(List.of(k1.id())));
@@ -221,8 +220,7 @@ class BatchDeliveryTests {
 		CapturedEvent k1 = event("queue", "q", "K");
 		insert(k1);
 		InMemoryTransport refusing = new InMemoryTransport("queue", false, (message) -> false);
-		BatchDelivery delivery = new BatchDelivery(this.store, Map.of("queue", refusing), oneAttempt(),
-				Duration.ofSeconds(5), true, this.outbox.transactions(), List.of());
+		BatchDelivery delivery = delivery(oneAttempt(), Duration.ofSeconds(5), refusing);
 
 		delivery.deliver(PublishPath.FAST, (store) -> store.claimByIds(List.of(k1.id())));
 
@@ -235,9 +233,7 @@ class BatchDeliveryTests {
 		CapturedEvent k1 = event("queue", "q", "K");
 		insert(k1);
 		InMemoryTransport transport = new InMemoryTransport("queue", true, null);
-		RetryPolicy retry = new RetryPolicy(Duration.ofMinutes(1), 2, Duration.ofMinutes(5), 0, 10);
-		BatchDelivery delivery = new BatchDelivery(this.store, Map.of("queue", transport), retry,
-				Duration.ofMillis(100), true, this.outbox.transactions(), List.of());
+		BatchDelivery delivery = delivery(TEN_ATTEMPTS, Duration.ofMillis(100), transport);
 		assertThat(delivery.deliver(PublishPath.RELAY, due()).failed()).isOne();
 		CapturedEvent l1 = event("queue", "q", "L");
 		insert(l1);
@@ -257,9 +253,7 @@ class BatchDeliveryTests {
 		insert(k1);
 		InMemoryTransport broker = new InMemoryTransport("log", true, (message) -> true);
 		RefusingTransport transport = RefusingTransport.unreachable("log", broker);
-		RetryPolicy retry = new RetryPolicy(Duration.ofMinutes(1), 2, Duration.ofMinutes(5), 0, 10);
-		BatchDelivery delivery = new BatchDelivery(this.store, Map.of("log", transport), retry, Duration.ofSeconds(5),
-				true, this.outbox.transactions(), List.of());
+		BatchDelivery delivery = delivery(TEN_ATTEMPTS, Duration.ofSeconds(5), transport);
 		assertThat(delivery.deliver(PublishPath.RELAY, due()).failed()).isOne();
 		CapturedEvent l1 = event("log", "t", "L");
 		insert(l1);
@@ -317,9 +311,17 @@ class BatchDeliveryTests {
 	}
 
 	private BatchDelivery delivery(InMemoryTransport transport, Duration publishTimeout) {
-		RetryPolicy retry = new RetryPolicy(Duration.ofMinutes(1), 2, Duration.ofMinutes(5), 0, 10);
-		return new BatchDelivery(this.store, Map.of(transport.name(), transport), retry, publishTimeout, true,
-				this.outbox.transactions(), List.of());
+		return delivery(TEN_ATTEMPTS, publishTimeout, transport);
+	}
+
+	/**
+	 * Delivery with per-key ordering through the given transports, each under its own name.
+	 */
+	private BatchDelivery delivery(RetryPolicy retry, Duration publishTimeout, OutboxTransport... transports) {
+		Map<String, OutboxTransport> byName = Stream.of(transports)
+			.collect(Collectors.toMap(OutboxTransport::name, Function.identity()));
+		return new BatchDelivery(this.store, byName, retry, publishTimeout, true, this.outbox.transactions(),
+				List.of());
 	}
 
 	/**
