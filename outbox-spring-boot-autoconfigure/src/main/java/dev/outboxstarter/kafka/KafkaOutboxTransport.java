@@ -10,10 +10,7 @@ import dev.outboxstarter.core.publish.OutboxMessage;
 import dev.outboxstarter.core.publish.OutboxTransport;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
-import org.apache.kafka.common.Metric;
-import org.apache.kafka.common.MetricName;
 import org.apache.kafka.common.errors.RetriableException;
-import org.apache.kafka.common.errors.TimeoutException;
 import org.apache.kafka.common.header.internals.RecordHeaders;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.common.serialization.StringSerializer;
@@ -79,37 +76,16 @@ public class KafkaOutboxTransport implements OutboxTransport, DisposableBean {
 
 	/**
 	 * The producer's retriable errors mean the cluster cannot take records right now: no metadata within
-	 * {@code max.block.ms} while the broker is unreachable, records expired in the producer, no leader,
-	 * too few in-sync replicas, a lost connection. Any other error, such as a record too large or a
-	 * denied authorization, is the message's own.
-	 * <p>
-	 * So is a topic missing from the metadata of a cluster the producer is connected to: the topic does
-	 * not exist and the broker does not create topics. That is the destination's fault, not the
-	 * broker's, and taking it for an outage would have every acknowledgement from another topic make
-	 * its events due again, each new attempt blocking {@code max.block.ms} and ending its batch for
-	 * every other topic.
+	 * {@code max.block.ms} (the broker is unreachable, or the topic does not exist and is not created
+	 * automatically), records expired in the producer, no leader, too few in-sync replicas, a lost
+	 * connection. Any other error, such as a record too large or a denied authorization, is the
+	 * message's own.
 	 */
 	@Override
 	public boolean isUnavailable(Throwable failure) {
 		for (Throwable cause = failure; cause != null; cause = cause.getCause()) {
 			if (cause instanceof RetriableException) {
-				return !(isMissingFromMetadata(cause) && isConnected());
-			}
-		}
-		return false;
-	}
-
-	private static boolean isMissingFromMetadata(Throwable failure) {
-		// The producer's own wording; it has no exception type of its own for this.
-		return failure instanceof TimeoutException && failure.getMessage() != null
-				&& failure.getMessage().contains("not present in metadata");
-	}
-
-	private boolean isConnected() {
-		for (Map.Entry<MetricName, ? extends Metric> metric : this.template.metrics().entrySet()) {
-			if (metric.getKey().name().equals("connection-count") && metric.getKey().group().equals("producer-metrics")
-					&& metric.getValue().metricValue() instanceof Double connections) {
-				return connections > 0;
+				return true;
 			}
 		}
 		return false;
