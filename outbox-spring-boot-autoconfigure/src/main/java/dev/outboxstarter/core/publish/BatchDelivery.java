@@ -3,6 +3,7 @@ package dev.outboxstarter.core.publish;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -13,6 +14,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Function;
 
 import dev.outboxstarter.core.retry.RetryPolicy;
@@ -33,6 +35,14 @@ import org.springframework.transaction.support.TransactionTemplate;
  * claims the rows (locking them), sends them without waiting per message, awaits the acknowledgements
  * within the publish timeout, marks the acknowledged rows published and records the failures, then
  * commits, which releases the locks.
+ * <p>
+ * A failure that says the broker is unavailable (see {@link OutboxTransport#isUnavailable}) is told
+ * apart by its scope. If the transport acknowledged messages to other destinations after the failed
+ * send began, only the destination is unavailable (a Kafka topic that does not exist, where the broker
+ * does not create topics, fails exactly like an unreachable broker): sends to it pause, with growing
+ * pauses while it keeps failing, and the transport's other destinations go on. Otherwise the whole
+ * transport is unavailable, and is not asked again in the batch. Either way the event is never made
+ * {@code DEAD} by it, and the first acknowledgement afterwards makes the events that waited due at once.
  */
 public class BatchDelivery {
 
@@ -52,14 +62,21 @@ public class BatchDelivery {
 
 	private final List<OutboxDeliveryListener> listeners;
 
-	/** Transports found unavailable (see {@link OutboxTransport#isUnavailable}) that have not acknowledged since. */
+	/** Transports found unavailable that have not acknowledged since. */
 	private final Set<String> unavailableTransports = ConcurrentHashMap.newKeySet();
+
+	/** When each destination last acknowledged a message ({@link System#nanoTime()}), on any thread. */
+	private final Map<Destination, AtomicLong> lastAcknowledged = new ConcurrentHashMap<>();
+
+	/** Destinations found unavailable while their transport took messages to others. */
+	private final Map<Destination, Pause> pausedDestinations = new ConcurrentHashMap<>();
 
 	/**
 	 * Creates the delivery.
 	 * @param store the outbox store
 	 * @param transports transports by name
-	 * @param retryPolicy backoff and dead-event rule
+	 * @param retryPolicy backoff and dead-event rule; also the lengths of the pauses of an unavailable
+	 * destination
 	 * @param publishTimeout bound on sending and awaiting one batch
 	 * @param perKeyOrdering whether to hold back rows an earlier pending row of their key must precede
 	 * @param transactionTemplate transactions on the outbox data source, read committed
@@ -99,7 +116,7 @@ public class BatchDelivery {
 		if (outcome == null) {
 			return DeliveryResult.NONE;
 		}
-		resumeTransportsBackInService(outcome);
+		resumeWhatAcknowledgesAgain(outcome);
 		DeliveryResult result = new DeliveryResult(outcome.claimed, outcome.published.size(), outcome.failures.size());
 		// Only once the outcome is committed.
 		for (OutboxDeliveryListener listener : this.listeners) {
@@ -112,24 +129,37 @@ public class BatchDelivery {
 	}
 
 	/**
-	 * A transport that was unavailable (its broker unreachable or not acknowledging) and now acknowledged
-	 * a message is back: the rows that failed meanwhile would otherwise wait out backoffs of up to
-	 * {@code outbox.retry.max-delay} with the broker available.
+	 * A transport or destination that was unavailable and now acknowledged a message is back: the rows
+	 * that failed meanwhile would otherwise wait out backoffs of up to {@code outbox.retry.max-delay} with
+	 * the broker available.
 	 */
-	private void resumeTransportsBackInService(Outcome outcome) {
-		if (this.unavailableTransports.isEmpty() && outcome.unavailableTransports.isEmpty()) {
+	private void resumeWhatAcknowledgesAgain(Outcome outcome) {
+		if (this.unavailableTransports.isEmpty() && outcome.unavailableTransports.isEmpty()
+				&& this.pausedDestinations.isEmpty()) {
 			// Every batch passes here: without an outage there is nothing to look at.
 			return;
 		}
-		Set<String> acknowledging = new HashSet<>();
-		outcome.published.forEach((published) -> acknowledging.add(published.event().transport()));
-		for (String transport : acknowledging) {
+		Set<String> acknowledgingTransports = new HashSet<>();
+		Set<Destination> acknowledgingDestinations = new HashSet<>();
+		for (Acknowledged published : outcome.published) {
+			acknowledgingTransports.add(published.event().transport());
+			acknowledgingDestinations.add(Destination.of(published.event()));
+		}
+		for (String transport : acknowledgingTransports) {
 			if (!outcome.unavailableTransports.contains(transport) && this.unavailableTransports.remove(transport)) {
 				Integer resumed = this.transactionTemplate.execute((status) -> this.store.resumeBackedOff(transport));
 				if (resumed != null && resumed > 0) {
 					logger.info("Outbox transport '" + transport + "' takes messages again; " + resumed
 							+ " events waiting out a retry backoff are due now");
 				}
+			}
+		}
+		for (Destination destination : acknowledgingDestinations) {
+			if (this.pausedDestinations.remove(destination) != null) {
+				Integer resumed = this.transactionTemplate.execute((status) -> this.store
+					.resumeBackedOff(destination.transport(), destination.name()));
+				logger.info("Outbox " + destination + " takes messages again; " + resumed
+						+ " events waiting out a retry backoff are due now");
 			}
 		}
 		this.unavailableTransports.addAll(outcome.unavailableTransports);
@@ -151,14 +181,14 @@ public class BatchDelivery {
 	/**
 	 * Sends the batch in rounds: every round sends, without waiting in between, the next message of each
 	 * key (all of a key's messages at once when its transport keeps their order), then awaits the round's
-	 * acknowledgements. A key stops at its first failure, a transport at its first failure that says it
-	 * is unavailable; what is not sent stays pending, unchanged.
+	 * acknowledgements. A key stops at its first failure, a destination at its first failure that says
+	 * it is unavailable, a transport at its first such failure that no acknowledgement of another
+	 * destination contradicts; what is not sent stays pending, unchanged.
 	 */
 	private Outcome publish(List<ClaimedEvent> events) {
 		long deadline = System.nanoTime() + this.publishTimeout.toNanos();
 		Outcome outcome = new Outcome();
 		Set<OrderingKey> stoppedKeys = new HashSet<>();
-		Set<String> unavailableTransports = outcome.unavailableTransports;
 		List<ClaimedEvent> unsent = events;
 		while (!unsent.isEmpty() && System.nanoTime() < deadline) {
 			List<ClaimedEvent> round = new ArrayList<>(unsent.size());
@@ -166,7 +196,7 @@ public class BatchDelivery {
 			Set<OrderingKey> keysInRound = new HashSet<>();
 			for (ClaimedEvent event : unsent) {
 				OrderingKey key = orderingKey(event);
-				if ((key != null && stoppedKeys.contains(key)) || unavailableTransports.contains(event.transport())) {
+				if ((key != null && stoppedKeys.contains(key)) || outcome.skips(event)) {
 					continue;
 				}
 				if (key != null && !keysInRound.add(key) && !keepsKeyOrder(event)) {
@@ -179,6 +209,7 @@ public class BatchDelivery {
 			sendAndAwait(round, deadline, outcome, stoppedKeys);
 			unsent = later;
 		}
+		recordUnavailableSends(outcome);
 		return outcome;
 	}
 
@@ -196,18 +227,16 @@ public class BatchDelivery {
 	}
 
 	/**
-	 * Sends a round and awaits its acknowledgements. A transport that is unavailable is not asked again
-	 * in this batch: when it throws rather than return a future (Kafka does when it has had no metadata
-	 * within {@code max.block.ms}), each further message would block as long and fail the same way,
-	 * keeping the batch's locks and the next poll waiting for nothing.
+	 * Sends a round and awaits its acknowledgements. What is unavailable is not asked again in this
+	 * batch: when a transport throws rather than return a future (Kafka does when it has had no
+	 * metadata within {@code max.block.ms}), each further message would block as long and fail the same
+	 * way, keeping the batch's locks and the next poll waiting for nothing.
 	 */
 	private void sendAndAwait(List<ClaimedEvent> round, long deadline, Outcome outcome, Set<OrderingKey> stoppedKeys) {
-		List<ClaimedEvent> sent = new ArrayList<>(round.size());
-		List<CompletableFuture<Instant>> acknowledgements = new ArrayList<>(round.size());
+		List<Sent> sent = new ArrayList<>(round.size());
 		for (ClaimedEvent event : round) {
 			OrderingKey key = orderingKey(event);
-			if ((key != null && stoppedKeys.contains(key)) || outcome.unavailableTransports.contains(event.transport())
-					|| System.nanoTime() > deadline) {
+			if ((key != null && stoppedKeys.contains(key)) || outcome.skips(event) || System.nanoTime() > deadline) {
 				continue;
 			}
 			OutboxTransport transport = this.transports.get(event.transport());
@@ -216,20 +245,25 @@ public class BatchDelivery {
 				stop(key, stoppedKeys);
 				continue;
 			}
+			long sentAt = System.nanoTime();
+			Pause pause = pauseOf(event, sentAt);
+			if (pause != null) {
+				outcome.paused(event, pause, sentAt);
+				stop(key, stoppedKeys);
+				continue;
+			}
 			try {
-				// The time is taken when the acknowledgement arrives, not when this thread gets to it.
-				acknowledgements.add(transport.send(event.message()).thenApply((acknowledgement) -> Instant.now()));
-				sent.add(event);
+				sent.add(new Sent(event, sentAt,
+						transport.send(event.message()).thenApply((acknowledgement) -> acknowledged(event))));
 			}
 			catch (RuntimeException ex) {
-				outcome.failed(event, describe(ex), transport.isUnavailable(ex));
+				failed(event, sentAt, ex, outcome);
 				stop(key, stoppedKeys);
 			}
 		}
-		for (int i = 0; i < sent.size(); i++) {
-			ClaimedEvent event = sent.get(i);
-			if (!awaitAcknowledgement(event, acknowledgements.get(i), deadline, outcome)) {
-				stop(orderingKey(event), stoppedKeys);
+		for (Sent message : sent) {
+			if (!awaitAcknowledgement(message, deadline, outcome)) {
+				stop(orderingKey(message.event()), stoppedKeys);
 			}
 		}
 	}
@@ -240,19 +274,43 @@ public class BatchDelivery {
 		}
 	}
 
-	private boolean awaitAcknowledgement(ClaimedEvent event, CompletableFuture<Instant> acknowledgement,
-			long deadline, Outcome outcome) {
+	private @Nullable Pause pauseOf(ClaimedEvent event, long now) {
+		if (this.pausedDestinations.isEmpty()) {
+			return null;
+		}
+		Pause pause = this.pausedDestinations.get(Destination.of(event));
+		return (pause != null && pause.isActiveAt(now)) ? pause : null;
+	}
+
+	/**
+	 * Notes when the event's destination acknowledged, on the thread that completes the send, and
+	 * returns that time.
+	 */
+	private Instant acknowledged(ClaimedEvent event) {
+		long now = System.nanoTime();
+		Destination destination = Destination.of(event);
+		AtomicLong last = this.lastAcknowledged.get(destination);
+		if (last == null) {
+			last = this.lastAcknowledged.computeIfAbsent(destination, (key) -> new AtomicLong(now));
+		}
+		last.accumulateAndGet(now, Math::max);
+		return Instant.now();
+	}
+
+	private boolean awaitAcknowledgement(Sent message, long deadline, Outcome outcome) {
+		ClaimedEvent event = message.event();
 		try {
-			Instant acknowledgedAt = acknowledgement.get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
+			Instant acknowledgedAt = message.acknowledgement()
+				.get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
 			outcome.published.add(new Acknowledged(event, acknowledgedAt));
 			return true;
 		}
 		catch (TimeoutException ex) {
-			outcome.unavailable(event, "No acknowledgement within outbox.publish-timeout (" + this.publishTimeout + ")");
+			outcome.transportUnavailable(event,
+					"No acknowledgement within outbox.publish-timeout (" + this.publishTimeout + ")");
 		}
 		catch (ExecutionException ex) {
-			Throwable failure = ex.getCause();
-			outcome.failed(event, describe(failure), this.transports.get(event.transport()).isUnavailable(failure));
+			failed(event, message.sentAt(), ex.getCause(), outcome);
 		}
 		catch (InterruptedException ex) {
 			Thread.currentThread().interrupt();
@@ -261,9 +319,119 @@ public class BatchDelivery {
 		return false;
 	}
 
+	/**
+	 * A failure the transport says is an outage is recorded once the batch's acknowledgements are in
+	 * (see {@link #recordUnavailableSends}). Meanwhile its destination is not asked again in the batch,
+	 * and neither is its transport once a second destination has failed the same way with no
+	 * acknowledgement from another destination since the first: that is what an unreachable broker
+	 * looks like.
+	 */
+	private void failed(ClaimedEvent event, long sentAt, Throwable failure, Outcome outcome) {
+		String error = describe(failure);
+		if (!this.transports.get(event.transport()).isUnavailable(failure)) {
+			outcome.failed(event, error);
+			return;
+		}
+		Destination destination = Destination.of(event);
+		UnavailableSend first = outcome.firstUnavailableSendTo(event.transport());
+		if (first != null && !first.destination().equals(destination)
+				&& !acknowledgedElsewhereSince(first.destination(), first.sentAt())) {
+			outcome.unavailableTransports.add(event.transport());
+		}
+		outcome.unavailableDestinations.add(destination);
+		outcome.unavailableSends.add(new UnavailableSend(event, sentAt, error));
+	}
+
+	/**
+	 * Records the failures that said the broker was unavailable. If another destination of the
+	 * transport acknowledged a message after one was sent, the broker was taking messages: only its
+	 * destination pauses, and its events are due again when the pause is over. Otherwise the transport
+	 * is unavailable, and the event backs off like any failed one.
+	 */
+	private void recordUnavailableSends(Outcome outcome) {
+		Map<Destination, Pause> pausedNow = new HashMap<>();
+		long now = System.nanoTime();
+		for (UnavailableSend failed : outcome.unavailableSends) {
+			Destination destination = failed.destination();
+			Pause pause = pausedNow.get(destination);
+			if (pause == null && acknowledgedElsewhereSince(destination, failed.sentAt())) {
+				pause = this.pausedDestinations.compute(destination, (key, previous) -> Pause
+					.after((previous != null) ? previous.times() + 1 : 1, this.retryPolicy, failed.error(), now));
+				pausedNow.put(destination, pause);
+				logger.warn("Outbox " + destination + " is unavailable while its transport takes messages to other "
+						+ "destinations (" + failed.error() + "); its events wait, and nothing is sent to it for "
+						+ pause.length() + ". A Kafka topic that does not exist, where the broker does not create "
+						+ "topics, fails this way: create it.");
+			}
+			if (pause != null) {
+				outcome.record(failed.event(), false, pause.remainingAt(now), failed.error());
+			}
+			else {
+				outcome.transportUnavailable(failed.event(), failed.error());
+			}
+		}
+	}
+
+	private boolean acknowledgedElsewhereSince(Destination destination, long since) {
+		for (Map.Entry<Destination, AtomicLong> acknowledged : this.lastAcknowledged.entrySet()) {
+			Destination other = acknowledged.getKey();
+			if (other.transport().equals(destination.transport()) && !other.equals(destination)
+					&& acknowledged.getValue().get() - since >= 0) {
+				return true;
+			}
+		}
+		return false;
+	}
+
 	private static String describe(Throwable ex) {
 		Throwable cause = NestedExceptionUtils.getMostSpecificCause(ex);
 		return cause.getClass().getName() + ": " + cause.getMessage();
+	}
+
+	/** Where a message goes: a destination of a transport. */
+	private record Destination(String transport, String name) {
+
+		static Destination of(ClaimedEvent event) {
+			return new Destination(event.transport(), event.message().destination());
+		}
+
+		@Override
+		public String toString() {
+			return "destination '" + this.name + "' of transport '" + this.transport + "'";
+		}
+
+	}
+
+	/**
+	 * Nothing is sent to a destination until {@code until} ({@link System#nanoTime()}): the
+	 * {@code times}-th pause in a row after it failed with {@code error}.
+	 */
+	private record Pause(long until, Duration length, Instant endsAt, int times, String error) {
+
+		static Pause after(int times, RetryPolicy retryPolicy, String error, long now) {
+			Duration length = retryPolicy.delayAfter(times);
+			return new Pause(now + length.toNanos(), length, Instant.now().plus(length), times, error);
+		}
+
+		boolean isActiveAt(long now) {
+			return this.until - now > 0;
+		}
+
+		Duration remainingAt(long now) {
+			return Duration.ofNanos(Math.max(0, this.until - now));
+		}
+
+	}
+
+	private record Sent(ClaimedEvent event, long sentAt, CompletableFuture<Instant> acknowledgement) {
+	}
+
+	private record UnavailableSend(ClaimedEvent event, long sentAt, String error) {
+
+		Destination destination() {
+			return Destination.of(this.event);
+		}
+
 	}
 
 	private record Acknowledged(ClaimedEvent event, Instant at) {
@@ -278,37 +446,62 @@ public class BatchDelivery {
 
 		private final List<Failure> failures = new ArrayList<>();
 
+		/** Transports not asked again in this batch. */
 		private final Set<String> unavailableTransports = new HashSet<>();
+
+		/** Destinations not asked again in this batch. */
+		private final Set<Destination> unavailableDestinations = new HashSet<>();
+
+		/** Sends that failed as unavailable, recorded once every acknowledgement of the batch is in. */
+		private final List<UnavailableSend> unavailableSends = new ArrayList<>();
 
 		private int claimed;
 
+		boolean skips(ClaimedEvent event) {
+			return this.unavailableTransports.contains(event.transport())
+					|| (!this.unavailableDestinations.isEmpty()
+							&& this.unavailableDestinations.contains(Destination.of(event)));
+		}
+
+		@Nullable UnavailableSend firstUnavailableSendTo(String transport) {
+			for (UnavailableSend send : this.unavailableSends) {
+				if (send.event().transport().equals(transport)) {
+					return send;
+				}
+			}
+			return null;
+		}
+
 		/** Records a failed attempt that is the message's own: it counts towards max-attempts. */
 		void failed(ClaimedEvent event, String error) {
-			failed(event, error, false);
-		}
-
-		/** Records an attempt that found the event's transport unavailable. */
-		void unavailable(ClaimedEvent event, String error) {
-			failed(event, error, true);
-		}
-
-		/**
-		 * Records a failed attempt. An unavailable transport is not the event's fault: the attempt is
-		 * counted and backs off like any other, but however many there are, it does not make the event
-		 * DEAD, so an outage longer than the retries does not take events out of their keys' order.
-		 */
-		void failed(ClaimedEvent event, String error, boolean transportUnavailable) {
-			if (transportUnavailable) {
-				this.unavailableTransports.add(event.transport());
-			}
 			int attempts = event.attempts() + 1;
-			boolean dead = !transportUnavailable && BatchDelivery.this.retryPolicy.isExhausted(attempts);
-			Duration retryDelay = BatchDelivery.this.retryPolicy.delayAfter(attempts);
-			this.failures.add(new Failure(event, new FailedAttempt(event.message().id(), dead, retryDelay, error)));
+			boolean dead = BatchDelivery.this.retryPolicy.isExhausted(attempts);
+			record(event, dead, BatchDelivery.this.retryPolicy.delayAfter(attempts), error);
 			if (dead) {
 				logger.warn("Outbox event " + event.message().id() + " (" + event.message().eventType() + " to "
 						+ event.message().destination() + ") is DEAD after " + attempts + " attempts: " + error);
 			}
+		}
+
+		/**
+		 * Records an attempt that found the event's transport unavailable, which is not asked again in
+		 * this batch. An outage is not the event's fault: the attempt is counted and backs off like any
+		 * other, but however many there are, it does not make the event DEAD, so an outage longer than
+		 * the retries does not take events out of their keys' order.
+		 */
+		void transportUnavailable(ClaimedEvent event, String error) {
+			this.unavailableTransports.add(event.transport());
+			record(event, false, BatchDelivery.this.retryPolicy.delayAfter(event.attempts() + 1), error);
+		}
+
+		/** Records an event not sent because its destination is paused: it is due when the pause is over. */
+		void paused(ClaimedEvent event, Pause pause, long now) {
+			record(event, false, pause.remainingAt(now), "Not sent: its destination is paused until " + pause.endsAt()
+					+ ", after it failed while the transport took messages to other destinations: " + pause.error());
+		}
+
+		void record(ClaimedEvent event, boolean dead, Duration retryDelay, String error) {
+			this.failures.add(new Failure(event, new FailedAttempt(event.message().id(), dead, retryDelay, error)));
 		}
 
 		List<UUID> publishedIds() {

@@ -21,6 +21,7 @@ import org.springframework.util.Assert;
  * @param markPublished marks rows published
  * @param markFailed records one failed attempt
  * @param resumeBackedOff makes a transport's rows that wait out a retry backoff due now
+ * @param resumeBackedOffDestination makes one destination's rows that wait out a retry backoff due now
  * @param tableExists counts tables with the outbox table's name
  * @param retryDead puts one DEAD row back to pending
  * @param retryAllDead puts every DEAD row back to pending
@@ -33,10 +34,9 @@ import org.springframework.util.Assert;
  * @param discard deletes one pending or DEAD row
  */
 public record OutboxStatements(String insert, String claimDue, String claimByIds, String heldBack,
-		String markPublished, String markFailed, String resumeBackedOff, String tableExists, String retryDead,
-		String retryAllDead,
-		String retryAllDeadOfType, String deletePublished, String deleteDead, String backlog, String countByStatus,
-		String listByStatus, String discard) {
+		String markPublished, String markFailed, String resumeBackedOff, String resumeBackedOffDestination,
+		String tableExists, String retryDead, String retryAllDead, String retryAllDeadOfType, String deletePublished,
+		String deleteDead, String backlog, String countByStatus, String listByStatus, String discard) {
 
 	private static final Pattern PLAIN_IDENTIFIER = Pattern.compile("[A-Za-z_][A-Za-z0-9_]{0,47}");
 
@@ -63,6 +63,7 @@ public record OutboxStatements(String insert, String claimDue, String claimByIds
 				expand(sql, "claim-by-ids", table, clauses), expand(sql, "held-back", table, clauses),
 				expand(sql, "mark-published", table, clauses), expand(sql, "mark-failed", table, clauses),
 				expand(sql, "resume-backed-off", table, clauses),
+				expand(sql, "resume-backed-off-destination", table, clauses),
 				expand(sql, "table-exists", table, clauses), expand(sql, "retry-dead", table, clauses),
 				expand(sql, "retry-all-dead", table, clauses), expand(sql, "retry-all-dead-of-type", table, clauses),
 				expand(sql, "delete-published", table, clauses), expand(sql, "delete-dead", table, clauses),

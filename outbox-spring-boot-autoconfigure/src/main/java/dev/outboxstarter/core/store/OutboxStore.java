@@ -166,6 +166,17 @@ public class OutboxStore {
 	}
 
 	/**
+	 * Makes one destination's pending rows that wait out a retry backoff due now.
+	 * @param transport the transport name
+	 * @param destination the destination
+	 * @return how many rows were made due
+	 */
+	public int resumeBackedOff(String transport, String destination) {
+		return this.jdbc.update(this.sql.resumeBackedOffDestination(),
+				new MapSqlParameterSource("transport", transport).addValue("destination", destination));
+	}
+
+	/**
 	 * Records failed attempts: each row gets its attempt counted and its next due time, or becomes
 	 * {@code DEAD}.
 	 * @param failures the failed attempts

@@ -1,6 +1,7 @@
 package dev.outboxstarter.core.publish;
 
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -21,6 +22,7 @@ import java.util.stream.Stream;
 import dev.outboxstarter.core.retry.RetryPolicy;
 import dev.outboxstarter.core.store.CapturedEvent;
 import dev.outboxstarter.core.store.ClaimedBatch;
+import dev.outboxstarter.core.store.FailedAttempt;
 import dev.outboxstarter.core.store.OutboxStore;
 import dev.outboxstarter.core.store.OutboxTestTable;
 import dev.outboxstarter.testsupport.TestDatabase;
@@ -31,6 +33,7 @@ import org.junit.jupiter.api.Test;
 
 import static dev.outboxstarter.core.store.OutboxTestTable.event;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 /**
  * How one batch is sent: per-key order kept whatever the transport, a key stopped at its first
@@ -147,23 +150,85 @@ class BatchDeliveryTests {
 	}
 
 	@Test
-	void unavailableTransportIsNotAskedAgainInTheBatch() {
+	void unavailableTransportIsNotAskedAgainInTheBatchOnceASecondDestinationFailsWithNothingAcknowledged() {
 		CapturedEvent k1 = event("down", "t", "K");
-		CapturedEvent l1 = event("down", "t", "L");
+		CapturedEvent k2 = event("down", "t", "K2");
+		CapturedEvent l1 = event("down", "u", "L");
+		CapturedEvent n1 = event("down", "v", "N");
 		CapturedEvent m1 = event("queue", "q", "M");
-		insert(k1, l1, m1);
+		insert(k1, k2, l1, n1, m1);
 		RefusingTransport down = RefusingTransport.unreachable("down", null);
 		InMemoryTransport queue = new InMemoryTransport("queue", false, (message) -> true);
 		BatchDelivery delivery = delivery(TEN_ATTEMPTS, Duration.ofSeconds(5), down, queue);
 
 		DeliveryResult result = delivery.deliver(PublishPath.RELAY, due());
 
-		assertThat(result).isEqualTo(new DeliveryResult(3, 1, 1));
-		assertThat(down.refused).containsExactly(k1.id());
+		assertThat(result).isEqualTo(new DeliveryResult(5, 1, 2));
+		assertThat(down.refused).containsExactly(k1.id(), l1.id());
 		assertThat(this.outbox.row(k1.id()).attempts()).isEqualTo(1);
-		assertThat(this.outbox.row(l1.id()).status()).isEqualTo("PENDING");
-		assertThat(this.outbox.row(l1.id()).attempts()).isZero();
+		assertThat(this.outbox.row(l1.id()).attempts()).isEqualTo(1);
+		assertThat(this.outbox.row(k2.id()).attempts()).isZero();
+		assertThat(this.outbox.row(n1.id()).status()).isEqualTo("PENDING");
+		assertThat(this.outbox.row(n1.id()).attempts()).isZero();
 		assertThat(this.outbox.row(m1.id()).status()).isEqualTo("PUBLISHED");
+	}
+
+	@Test
+	void destinationUnavailableWhileItsTransportAcknowledgesOthersPausesAloneAndIsNeverDead() {
+		CapturedEvent m1 = event("log", "missing", "A");
+		CapturedEvent k1 = event("log", "t", "K");
+		CapturedEvent l1 = event("log", "t", "L");
+		insert(m1, k1, l1);
+		TopicsTransport transport = new TopicsTransport("missing");
+		BatchDelivery delivery = delivery(oneAttempt(), Duration.ofSeconds(5), transport);
+
+		DeliveryResult first = delivery.deliver(PublishPath.FAST,
+				(store) -> store.claimByIds(List.of(m1.id(), k1.id(), l1.id())));
+		CapturedEvent m2 = event("log", "missing", "B");
+		CapturedEvent k2 = event("log", "t", "K");
+		insert(m2, k2);
+		DeliveryResult second = delivery.deliver(PublishPath.FAST,
+				(store) -> store.claimByIds(List.of(m2.id(), k2.id())));
+
+		assertThat(first).isEqualTo(new DeliveryResult(3, 2, 1));
+		assertThat(second).isEqualTo(new DeliveryResult(2, 1, 1));
+		assertThat(transport.refused).containsExactly(m1.id());
+		assertThat(transport.broker.sent).containsExactly(k1.id(), l1.id(), k2.id());
+		assertThat(this.outbox.row(m1.id()).status()).isEqualTo("PENDING");
+		assertThat(this.outbox.row(m1.id()).lastError()).contains("Topic missing not present in metadata");
+		assertThat(this.outbox.row(m2.id()).status()).isEqualTo("PENDING");
+		assertThat(this.outbox.row(m2.id()).lastError()).contains("Not sent: its destination is paused until");
+		// The pause, a minute, and not resumed by the acknowledgements of the transport's other destination.
+		Instant inHalfAMinute = this.outbox.databaseNow().plusSeconds(30);
+		assertThat(this.outbox.row(m1.id()).availableAt()).isAfter(inHalfAMinute);
+		assertThat(this.outbox.row(m2.id()).availableAt()).isAfter(inHalfAMinute);
+	}
+
+	@Test
+	void pausedDestinationIsTriedAgainAfterItsPauseAndItsWaitingEventsAreDueOnceItAcknowledges() {
+		CapturedEvent m1 = event("log", "missing", "A");
+		CapturedEvent m2 = event("log", "missing", "B");
+		CapturedEvent k1 = event("log", "t", "K");
+		insert(m1, k1);
+		TopicsTransport transport = new TopicsTransport("missing");
+		RetryPolicy shortPauses = new RetryPolicy(Duration.ofMillis(200), 2, Duration.ofMinutes(5), 0, 10);
+		BatchDelivery delivery = delivery(shortPauses, Duration.ofSeconds(5), transport);
+		assertThat(delivery.deliver(PublishPath.RELAY, due()).failed()).isOne();
+		// An event of the destination that waits out a long backoff, from an outage before.
+		insert(m2);
+		this.outbox.transactions()
+			.executeWithoutResult((status) -> this.store
+				.markFailed(List.of(new FailedAttempt(m2.id(), false, Duration.ofMinutes(5), "earlier outage"))));
+		transport.create("missing");
+
+		await().atMost(Duration.ofSeconds(10))
+			.pollInterval(Duration.ofMillis(20))
+			.until(() -> delivery.deliver(PublishPath.RELAY, due()).published() > 0);
+		DeliveryResult resumed = delivery.deliver(PublishPath.RELAY, due());
+
+		assertThat(resumed.published()).isOne();
+		assertThat(transport.broker.sent).containsExactly(k1.id(), m1.id(), m2.id());
+		assertThat(this.outbox.row(m2.id()).status()).isEqualTo("PUBLISHED");
 	}
 
 	@Test
@@ -367,6 +432,52 @@ class BatchDeliveryTests {
 				this.refused.add(message.id());
 				throw new IllegalStateException(
 						this.unavailable ? "no metadata within max.block.ms" : "record too large " + message.id());
+			}
+			return this.broker.send(message);
+		}
+
+	}
+
+	/**
+	 * A log (it keeps key order) whose broker takes messages to every destination but the missing
+	 * ones, to which sends throw as Kafka's producer does for a topic that does not exist.
+	 */
+	private final class TopicsTransport implements OutboxTransport {
+
+		private final InMemoryTransport broker = new InMemoryTransport("log", true, (message) -> true);
+
+		private final Set<String> missing = ConcurrentHashMap.newKeySet();
+
+		private final List<UUID> refused = new CopyOnWriteArrayList<>();
+
+		TopicsTransport(String... missing) {
+			this.missing.addAll(List.of(missing));
+		}
+
+		void create(String destination) {
+			this.missing.remove(destination);
+		}
+
+		@Override
+		public String name() {
+			return "log";
+		}
+
+		@Override
+		public boolean keepsKeyOrder() {
+			return true;
+		}
+
+		@Override
+		public boolean isUnavailable(Throwable failure) {
+			return String.valueOf(failure.getMessage()).contains("not present in metadata");
+		}
+
+		@Override
+		public CompletableFuture<?> send(OutboxMessage message) {
+			if (this.missing.contains(message.destination())) {
+				this.refused.add(message.id());
+				throw new IllegalStateException("Topic " + message.destination() + " not present in metadata");
 			}
 			return this.broker.send(message);
 		}

@@ -8,6 +8,7 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
+import java.util.stream.Stream;
 
 import dev.outboxstarter.core.publish.OutboxMessage;
 import dev.outboxstarter.core.store.OutboxTestTable.RecordingDataSource;
@@ -292,6 +293,28 @@ class OutboxStoreTests {
 
 		assertThat(outbox.claimDueIds(store, 10)).containsExactly(backingOff.id());
 		assertThat(outbox.row(backingOff.id()).attempts()).isEqualTo(1);
+	}
+
+	@ParameterizedTest
+	@EnumSource(TestDatabase.class)
+	void resumeBackedOffOfADestinationMakesOnlyItsBackingOffPendingRowsDue(TestDatabase database) {
+		OutboxTestTable outbox = OutboxTestTable.prepare(database, TABLE);
+		OutboxStore store = outbox.store();
+		CapturedEvent backingOff = event("kafka", "created-at-last", "a");
+		CapturedEvent otherDestination = event("kafka", "t", "b");
+		CapturedEvent otherTransport = event("rabbit", "created-at-last", "c");
+		store.insert(List.of(backingOff, otherDestination, otherTransport), Duration.ZERO);
+		outbox.transactions().executeWithoutResult((status) -> {
+			assertThat(store.claimDue(10, 0)).hasSize(3);
+			store.markFailed(Stream.of(backingOff, otherDestination, otherTransport)
+				.map((event) -> new FailedAttempt(event.id(), false, HOUR, "unavailable"))
+				.toList());
+		});
+		Integer resumed = outbox.transactions()
+			.execute((status) -> store.resumeBackedOff("kafka", "created-at-last"));
+
+		assertThat(resumed).isOne();
+		assertThat(outbox.claimDueIds(store, 10)).containsExactly(backingOff.id());
 	}
 
 	@ParameterizedTest

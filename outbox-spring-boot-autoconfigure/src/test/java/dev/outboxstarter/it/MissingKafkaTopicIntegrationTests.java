@@ -1,0 +1,134 @@
+package dev.outboxstarter.it;
+
+import java.time.Duration;
+import java.util.UUID;
+
+import dev.outboxstarter.core.OutboxEvent;
+import dev.outboxstarter.it.orders.OrderPlaced;
+import dev.outboxstarter.it.orders.OrderService;
+import dev.outboxstarter.it.orders.OrdersTestApplication;
+import dev.outboxstarter.testsupport.TestDatabase;
+import dev.outboxstarter.testsupport.TopicRecorder;
+import io.micrometer.core.instrument.MeterRegistry;
+import org.apache.kafka.clients.admin.NewTopic;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.Test;
+
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.jdbc.core.JdbcTemplate;
+import org.springframework.kafka.test.EmbeddedKafkaKraftBroker;
+import org.springframework.test.annotation.DirtiesContext;
+import org.springframework.test.context.DynamicPropertyRegistry;
+import org.springframework.test.context.DynamicPropertySource;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * A Kafka topic that does not exist, on a broker that does not create topics, fails every send to it
+ * like an unreachable broker (no metadata within {@code max.block.ms}). It must not hold up the events
+ * of the topics that exist: while they keep being acknowledged, sends to the missing topic pause
+ * instead of blocking every fast-path batch, its events wait (never DEAD), and once the topic is
+ * created they arrive.
+ */
+@SpringBootTest(classes = OrdersTestApplication.class,
+		properties = { "test.topic=" + MissingKafkaTopicIntegrationTests.TOPIC,
+				"test.audit-topic=" + MissingKafkaTopicIntegrationTests.MISSING_TOPIC,
+				"outbox.table-name=" + MissingKafkaTopicIntegrationTests.TABLE, "outbox.publish-timeout=5s",
+				"outbox.relay.poll-interval=200ms", "outbox.retry.initial-delay=500ms", "outbox.retry.max-delay=2s",
+				"outbox.retry.max-attempts=1", "spring.kafka.producer.properties.max.block.ms=1000" })
+@DirtiesContext
+class MissingKafkaTopicIntegrationTests {
+
+	static final String TOPIC = "it-missing-topic-orders";
+
+	static final String MISSING_TOPIC = "it-missing-topic-audit";
+
+	static final String TABLE = "outbox_it_missing_topic";
+
+	private static final int ORDERS = 20;
+
+	private static EmbeddedKafkaKraftBroker broker;
+
+	static {
+		TestDatabase.POSTGRESQL.dropTable(TABLE);
+	}
+
+	@Autowired
+	private OrderService orders;
+
+	@Autowired
+	private JdbcTemplate jdbc;
+
+	@Autowired
+	private MeterRegistry meters;
+
+	@DynamicPropertySource
+	static void services(DynamicPropertyRegistry registry) {
+		broker = new EmbeddedKafkaKraftBroker(1, 3);
+		broker.brokerProperty("auto.create.topics.enable", "false");
+		broker.brokerListProperty("outbox.test.kafka.missing-topic.brokers");
+		broker.afterPropertiesSet();
+		broker.addTopics(new NewTopic(TOPIC, 3, (short) 1));
+		registry.add("spring.kafka.bootstrap-servers", broker::getBrokersAsString);
+		TestDatabase.POSTGRESQL.register(registry);
+	}
+
+	@AfterAll
+	static void stopBroker() {
+		if (broker != null) {
+			broker.destroy();
+		}
+	}
+
+	@Test
+	void missingTopicPausesAloneAndItsEventsArriveOnceItIsCreated() {
+		String prefix = "missing-" + UUID.randomUUID();
+		for (int i = 0; i < ORDERS; i++) {
+			String customer = prefix + "-" + i;
+			this.orders.place(customer, new OrderPlaced(customer, 1), new AuditNoted(customer));
+		}
+
+		// Every order's event to the existing topic goes out right after its commit: none waits for
+		// the relay because a send to the missing topic blocked its batch.
+		await().atMost(Duration.ofSeconds(30))
+			.pollInterval(Duration.ofMillis(50))
+			.until(() -> rows(TOPIC, "PUBLISHED") == ORDERS);
+		assertThat(this.meters.get("outbox.events.published").tags("transport", "kafka", "path", "fast").counter().count())
+			.isEqualTo(ORDERS);
+		assertThat(rows(MISSING_TOPIC, "PENDING")).isEqualTo(ORDERS);
+		assertThat(this.jdbc.queryForList(
+				"SELECT last_error FROM " + TABLE + " WHERE destination = ? AND last_error IS NOT NULL", String.class,
+				MISSING_TOPIC))
+			.isNotEmpty()
+			.allSatisfy((error) -> assertThat(error).containsAnyOf("UnknownTopicOrPartitionException",
+					"not present in metadata"));
+
+		broker.addTopics(new NewTopic(MISSING_TOPIC, 3, (short) 1));
+
+		await().atMost(Duration.ofSeconds(30))
+			.pollInterval(Duration.ofMillis(50))
+			.until(() -> rows(MISSING_TOPIC, "PUBLISHED") == ORDERS);
+		try (TopicRecorder topic = new TopicRecorder(broker.getBrokersAsString(), MISSING_TOPIC)) {
+			await().atMost(Duration.ofSeconds(30))
+				.pollInterval(Duration.ofMillis(100))
+				.untilAsserted(() -> assertThat(topic.poll()
+					.stream()
+					.map(TopicRecorder.Received::value)
+					.filter((value) -> value.contains(prefix))
+					.distinct()).hasSize(ORDERS));
+		}
+	}
+
+	private int rows(String destination, String status) {
+		return this.jdbc.queryForObject("SELECT COUNT(*) FROM " + TABLE + " WHERE destination = ? AND status = ?",
+				Integer.class, destination, status);
+	}
+
+	/** An event to the topic that is missing until the test creates it. */
+	@OutboxEvent(destination = "${test.audit-topic}")
+	public record AuditNoted(String customer) {
+	}
+
+}
