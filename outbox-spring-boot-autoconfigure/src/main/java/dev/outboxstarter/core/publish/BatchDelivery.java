@@ -41,8 +41,8 @@ import org.springframework.transaction.support.TransactionTemplate;
  * send began, only the destination is unavailable (a Kafka topic that does not exist, where the broker
  * does not create topics, fails exactly like an unreachable broker): sends to it pause, with growing
  * pauses while it keeps failing, and the transport's other destinations go on. Otherwise the whole
- * transport is unavailable, and is not asked again in the batch. Either way the event is never made
- * {@code DEAD} by it, and the first acknowledgement afterwards makes the events that waited due at once.
+ * transport is unavailable. Either way the event is never made {@code DEAD} by it, and the first
+ * acknowledgement afterwards makes the events that waited due at once.
  */
 public class BatchDelivery {
 
@@ -182,8 +182,8 @@ public class BatchDelivery {
 	 * Sends the batch in rounds: every round sends, without waiting in between, the next message of each
 	 * key (all of a key's messages at once when its transport keeps their order), then awaits the round's
 	 * acknowledgements. A key stops at its first failure, a destination at its first failure that says
-	 * it is unavailable, a transport at its first such failure that no acknowledgement of another
-	 * destination contradicts; what is not sent stays pending, unchanged.
+	 * it is unavailable, a transport once a second destination has failed that way with no
+	 * acknowledgement from another destination in between; what is not sent stays pending, unchanged.
 	 */
 	private Outcome publish(List<ClaimedEvent> events) {
 		long deadline = System.nanoTime() + this.publishTimeout.toNanos();
