@@ -8,6 +8,7 @@ import dev.outboxstarter.it.orders.OrderPlaced;
 import dev.outboxstarter.it.orders.OrderService;
 import dev.outboxstarter.it.orders.OrdersTestApplication;
 import dev.outboxstarter.testsupport.TestDatabase;
+import dev.outboxstarter.testsupport.TestKafka;
 import dev.outboxstarter.testsupport.TopicRecorder;
 import io.micrometer.core.instrument.MeterRegistry;
 import org.apache.kafka.clients.admin.NewTopic;
@@ -66,10 +67,7 @@ class MissingKafkaTopicIntegrationTests {
 
 	@DynamicPropertySource
 	static void services(DynamicPropertyRegistry registry) {
-		broker = new EmbeddedKafkaKraftBroker(1, 3);
-		broker.brokerProperty("auto.create.topics.enable", "false");
-		broker.brokerListProperty("outbox.test.kafka.missing-topic.brokers");
-		broker.afterPropertiesSet();
+		broker = TestKafka.startWithoutTopicCreation();
 		broker.addTopics(new NewTopic(TOPIC, 3, (short) 1));
 		registry.add("spring.kafka.bootstrap-servers", broker::getBrokersAsString);
 		TestDatabase.POSTGRESQL.register(registry);

@@ -1,12 +1,14 @@
 package dev.outboxstarter.testsupport;
 
+import java.util.Map;
+
 import org.apache.kafka.clients.admin.NewTopic;
 
 import org.springframework.kafka.test.EmbeddedKafkaKraftBroker;
 
 /**
- * A real Kafka broker (KRaft, in this JVM) shared by every test of the run, and addresses of it that
- * are unreachable until a test opens them.
+ * A real Kafka broker (KRaft, in this JVM) shared by every test of the run, addresses of it that are
+ * unreachable until a test opens them, and brokers set up the same way for a test of its own.
  */
 public final class TestKafka {
 
@@ -48,14 +50,27 @@ public final class TestKafka {
 		return TcpForwarder.onFreePort(bootstrapServers());
 	}
 
+	/**
+	 * Starts a broker of the caller's own that does not create a topic when a client first asks for
+	 * it, as production clusters are often set up; the caller destroys it.
+	 * @return the running broker
+	 */
+	public static EmbeddedKafkaKraftBroker startWithoutTopicCreation() {
+		return start(Map.of("auto.create.topics.enable", "false"));
+	}
+
 	private static EmbeddedKafkaKraftBroker start() {
+		return start(Map.of());
+	}
+
+	private static EmbeddedKafkaKraftBroker start(Map<String, String> brokerProperties) {
 		EmbeddedKafkaKraftBroker broker = new EmbeddedKafkaKraftBroker(1, 3);
+		brokerProperties.forEach(broker::brokerProperty);
 		// By default it publishes its address as the spring.kafka.bootstrap-servers system property,
 		// which would override the address each test application is given.
 		broker.brokerListProperty("outbox.test.kafka.brokers");
 		broker.afterPropertiesSet();
 		return broker;
 	}
-
 
 }

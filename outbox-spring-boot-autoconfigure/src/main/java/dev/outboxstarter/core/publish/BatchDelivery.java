@@ -134,18 +134,24 @@ public class BatchDelivery {
 	 * the broker available.
 	 */
 	private void resumeWhatAcknowledgesAgain(Outcome outcome) {
-		if (this.unavailableTransports.isEmpty() && outcome.unavailableTransports.isEmpty()
-				&& this.pausedDestinations.isEmpty()) {
-			// Every batch passes here: without an outage there is nothing to look at.
-			return;
+		if (!this.unavailableTransports.isEmpty() || !outcome.unavailableTransports.isEmpty()) {
+			resumeTransports(outcome);
 		}
-		Set<String> acknowledgingTransports = new HashSet<>();
-		Set<Destination> acknowledgingDestinations = new HashSet<>();
-		for (Acknowledged published : outcome.published) {
-			acknowledgingTransports.add(published.event().transport());
-			acknowledgingDestinations.add(Destination.of(published.event()));
+		if (!outcome.probedDestinations.isEmpty()) {
+			resumeDestinations(outcome);
 		}
-		for (String transport : acknowledgingTransports) {
+		if (!this.pausedDestinations.isEmpty()) {
+			// A destination that no longer gets events (its events discarded, its route changed) would
+			// otherwise cost a look-up per event for good.
+			long forgetBefore = System.nanoTime() - this.retryPolicy.maxDelay().toNanos();
+			this.pausedDestinations.values().removeIf((pause) -> pause.until() - forgetBefore < 0);
+		}
+	}
+
+	private void resumeTransports(Outcome outcome) {
+		Set<String> acknowledging = new HashSet<>();
+		outcome.published.forEach((published) -> acknowledging.add(published.event().transport()));
+		for (String transport : acknowledging) {
 			if (!outcome.unavailableTransports.contains(transport) && this.unavailableTransports.remove(transport)) {
 				Integer resumed = this.transactionTemplate.execute((status) -> this.store.resumeBackedOff(transport));
 				if (resumed != null && resumed > 0) {
@@ -154,15 +160,24 @@ public class BatchDelivery {
 				}
 			}
 		}
-		for (Destination destination : acknowledgingDestinations) {
-			if (this.pausedDestinations.remove(destination) != null) {
-				Integer resumed = this.transactionTemplate.execute((status) -> this.store
-					.resumeBackedOff(destination.transport(), destination.name()));
+		this.unavailableTransports.addAll(outcome.unavailableTransports);
+	}
+
+	/**
+	 * Ends the pause of each destination the batch tried again, its pause being over, and that
+	 * acknowledged.
+	 */
+	private void resumeDestinations(Outcome outcome) {
+		for (Destination destination : outcome.probedDestinations) {
+			boolean acknowledged = outcome.published.stream()
+				.anyMatch((published) -> destination.matches(published.event()));
+			if (acknowledged && this.pausedDestinations.remove(destination) != null) {
+				Integer resumed = this.transactionTemplate.execute(
+						(status) -> this.store.resumeBackedOff(destination.transport(), destination.name()));
 				logger.info("Outbox " + destination + " takes messages again; " + resumed
 						+ " events waiting out a retry backoff are due now");
 			}
 		}
-		this.unavailableTransports.addAll(outcome.unavailableTransports);
 	}
 
 	private List<ClaimedEvent> withoutHeldBack(ClaimedBatch batch) {
@@ -246,11 +261,14 @@ public class BatchDelivery {
 				continue;
 			}
 			long sentAt = System.nanoTime();
-			Pause pause = pauseOf(event, sentAt);
-			if (pause != null) {
+			Pause pause = pauseOf(event);
+			if (pause != null && pause.isActiveAt(sentAt)) {
 				outcome.paused(event, pause, sentAt);
 				stop(key, stoppedKeys);
 				continue;
+			}
+			if (pause != null) {
+				outcome.probedDestinations.add(Destination.of(event));
 			}
 			try {
 				sent.add(new Sent(event, sentAt,
@@ -274,12 +292,8 @@ public class BatchDelivery {
 		}
 	}
 
-	private @Nullable Pause pauseOf(ClaimedEvent event, long now) {
-		if (this.pausedDestinations.isEmpty()) {
-			return null;
-		}
-		Pause pause = this.pausedDestinations.get(Destination.of(event));
-		return (pause != null && pause.isActiveAt(now)) ? pause : null;
+	private @Nullable Pause pauseOf(ClaimedEvent event) {
+		return this.pausedDestinations.isEmpty() ? null : this.pausedDestinations.get(Destination.of(event));
 	}
 
 	/**
@@ -349,6 +363,9 @@ public class BatchDelivery {
 	 * is unavailable, and the event backs off like any failed one.
 	 */
 	private void recordUnavailableSends(Outcome outcome) {
+		if (outcome.unavailableSends.isEmpty()) {
+			return;
+		}
 		Map<Destination, Pause> pausedNow = new HashMap<>();
 		long now = System.nanoTime();
 		for (UnavailableSend failed : outcome.unavailableSends) {
@@ -393,6 +410,10 @@ public class BatchDelivery {
 
 		static Destination of(ClaimedEvent event) {
 			return new Destination(event.transport(), event.message().destination());
+		}
+
+		boolean matches(ClaimedEvent event) {
+			return this.transport.equals(event.transport()) && this.name.equals(event.message().destination());
 		}
 
 		@Override
@@ -451,6 +472,9 @@ public class BatchDelivery {
 
 		/** Destinations not asked again in this batch. */
 		private final Set<Destination> unavailableDestinations = new HashSet<>();
+
+		/** Paused destinations sent to again, their pause being over. */
+		private final Set<Destination> probedDestinations = new HashSet<>();
 
 		/** Sends that failed as unavailable, recorded once every acknowledgement of the batch is in. */
 		private final List<UnavailableSend> unavailableSends = new ArrayList<>();
