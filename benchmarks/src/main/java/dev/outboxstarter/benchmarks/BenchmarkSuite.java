@@ -42,8 +42,9 @@ import org.springframework.util.Assert;
  * to record CPU samples of every thread as collapsed stacks instead), {@code jdbc-url} (the
  * PostgreSQL database, {@code jdbc:postgresql://127.0.0.1:5432/test} unless given; every contender
  * drops and creates its own schema in it);</li>
- * <li>write cost: {@code transactions} (20000), {@code warmup} (40000, also before the latency
- * and sustained rate measurements), {@code write-concurrency} (1,8), {@code write-contenders};</li>
+ * <li>write cost: {@code transactions} (20000), {@code warmup} (40000, after rounds of 10,000 until the
+ * compiler is quiet, at most 4 times {@code warmup}; also before the latency and sustained rate
+ * measurements), {@code write-concurrency} (1,8), {@code write-contenders};</li>
  * <li>backlog drain: {@code drain-events} (100000), {@code drain-contenders};</li>
  * <li>backlog drain after an outage of the running broker ({@code outage}): {@code outage-events}
  * (100000), after {@code warmup} transactions published through it, {@code outage-contenders} (those of
@@ -64,9 +65,10 @@ public final class BenchmarkSuite {
 	private static final JsonMapper json = JsonMapper.builder().enable(SerializationFeature.INDENT_OUTPUT).build();
 
 	/**
-	 * Transactions before each measurement unless {@code warmup} says otherwise: enough for the JIT's
-	 * optimizing compiler to have compiled every contender's hot paths. After 5,000, the CPU every
-	 * contender spent per transaction was still mostly compilation, and the floor ran at half speed.
+	 * Transactions before each measurement, after those that ran until the compiler was quiet
+	 * ({@code WarmUp}), unless {@code warmup} says otherwise. After 5,000 transactions and no more, the
+	 * CPU every contender spent per transaction was still mostly compilation, and the floor ran at half
+	 * speed; after 40,000 and no more, code run once per batch was still being compiled.
 	 */
 	private static final int DEFAULT_WARMUP = 40_000;
 

@@ -15,9 +15,9 @@ import dev.outboxstarter.benchmarks.Contender;
  * {@code placeOrder} returned (a fast path can publish before the caller's method is done) counts as
  * 0 ms and is counted in {@code earlyArrivals}. Reports p50, p99 and max in milliseconds.
  * <p>
- * First {@code warmup} events go through the closed loop, and the scenario waits up to 2 minutes for them
- * to arrive so that measured events do not queue behind them ({@code warmupReceived} says how many
- * did by the end). Once the measured events are written it waits up to {@code limit} for all of them;
+ * First the closed loop runs until the compiler is quiet ({@link WarmUp}), then {@code warmup} more
+ * events go through it, and the scenario waits up to 2 minutes for these to arrive so that measured
+ * events do not queue behind them ({@code warmupReceived} says how many did by the end). Once the measured events are written it waits up to {@code limit} for all of them;
  * if some are still missing the percentiles are {@code null} and {@code lost} says how many did not
  * arrive within the limit.
  */
@@ -71,7 +71,7 @@ public final class Latency {
 		long[] committed = new long[warmup + events];
 		Arrivals arrivals = Arrivals.timing(bootstrapServers, topic, PREFIX, warmup + events);
 		try {
-			warmUp(contender, arrivals, PREFIX, warmup, WriteCost.Placed.NOTHING);
+			result.put("warmupTransactions", warmUp(contender, arrivals, PREFIX, warmup, WriteCost.Placed.NOTHING));
 			writes.write((number, key, start, commit) -> committed[number] = commit);
 			arrivals.await(warmup + events, System.nanoTime() + limit.toNanos());
 		}
@@ -110,13 +110,17 @@ public final class Latency {
 	}
 
 	/**
-	 * Places {@code warmup} orders through the closed loop, numbered from 0 under {@code prefix}, and
-	 * waits up to 2 minutes for {@code arrivals} to count them.
+	 * Places orders under keys {@code arrivals} does not count until the compiler is quiet
+	 * ({@link WarmUp}), then {@code warmup} orders through the closed loop, numbered from 0 under
+	 * {@code prefix}, and waits up to 2 minutes for {@code arrivals} to count these.
+	 * @return how many orders the warm-up placed
 	 */
-	static void warmUp(Contender contender, Arrivals arrivals, String prefix, int warmup, WriteCost.Placed placed)
+	static int warmUp(Contender contender, Arrivals arrivals, String prefix, int warmup, WriteCost.Placed placed)
 			throws Exception {
+		int compiling = WarmUp.untilCompiled(contender, CONCURRENCY, 4 * warmup);
 		WriteCost.place(contender, prefix, 0, warmup, CONCURRENCY, placed);
 		arrivals.await(warmup, System.nanoTime() + WARMUP_ARRIVAL.toNanos());
+		return compiling + warmup;
 	}
 
 	/**
