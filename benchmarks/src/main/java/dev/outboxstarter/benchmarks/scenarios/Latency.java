@@ -16,21 +16,23 @@ import dev.outboxstarter.benchmarks.Contender;
  * 0 ms and is counted in {@code earlyArrivals}. Reports p50, p99 and max in milliseconds.
  * <p>
  * First the closed loop runs until the compiler is quiet ({@link WarmUp}), then {@code warmup} more
- * events go through it, and the scenario waits up to 2 minutes for these to arrive so that measured
- * events do not queue behind them ({@code warmupReceived} says how many did by the end). Once the measured events are written it waits up to {@code limit} for all of them;
- * if some are still missing the percentiles are {@code null} and {@code lost} says how many did not
- * arrive within the limit.
+ * events go through it, and the scenario waits up to 5 minutes for all of these to arrive so that
+ * measured events do not queue behind them ({@code warmupReceived} says how many of the last
+ * {@code warmup} did). Once the measured events are written it waits up to {@code limit} for all of
+ * them; if some are still missing the percentiles are {@code null} and {@code lost} says how many did
+ * not arrive within the limit.
  */
 public final class Latency {
 
 	private static final String PREFIX = "latency";
 
 	/**
-	 * How long to wait for the warm-up's events. A warm-up of 40,000 events, written flat out, takes a
-	 * peer that delivers about 650 a second a minute to deliver; measured events must not queue behind
-	 * it. A contender that never catches up (namastack-outbox at its defaults) spends the whole wait.
+	 * How long to wait for the warm-up's events. A warm-up of 200,000 events, written flat out, takes a
+	 * peer that delivers about 1,000 a second over 3 minutes to deliver; measured events must not queue
+	 * behind it. A contender that never catches up (namastack-outbox at its defaults) spends the whole
+	 * wait.
 	 */
-	private static final Duration WARMUP_ARRIVAL = Duration.ofMinutes(2);
+	private static final Duration WARMUP_ARRIVAL = Duration.ofMinutes(5);
 
 	private static final int CONCURRENCY = 8;
 
@@ -71,7 +73,8 @@ public final class Latency {
 		long[] committed = new long[warmup + events];
 		Arrivals arrivals = Arrivals.timing(bootstrapServers, topic, PREFIX, warmup + events);
 		try {
-			result.put("warmupTransactions", warmUp(contender, arrivals, PREFIX, warmup, WriteCost.Placed.NOTHING));
+			result.put("warmupTransactions",
+					warmUp(contender, arrivals, bootstrapServers, topic, PREFIX, warmup, WriteCost.Placed.NOTHING));
 			writes.write((number, key, start, commit) -> committed[number] = commit);
 			arrivals.await(warmup + events, System.nanoTime() + limit.toNanos());
 		}
@@ -110,16 +113,22 @@ public final class Latency {
 	}
 
 	/**
-	 * Places orders under keys {@code arrivals} does not count until the compiler is quiet
-	 * ({@link WarmUp}), then {@code warmup} orders through the closed loop, numbered from 0 under
-	 * {@code prefix}, and waits up to 2 minutes for {@code arrivals} to count these.
+	 * Places orders under keys of their own until the compiler is quiet ({@link WarmUp}), then
+	 * {@code warmup} orders through the closed loop, numbered from 0 under {@code prefix}, and waits up
+	 * to 5 minutes for all of them to arrive ({@code arrivals} counts the latter): a contender that does
+	 * not publish in commit order would otherwise still be publishing the former while the measured
+	 * events queue behind them.
 	 * @return how many orders the warm-up placed
 	 */
-	static int warmUp(Contender contender, Arrivals arrivals, String prefix, int warmup, WriteCost.Placed placed)
-			throws Exception {
+	static int warmUp(Contender contender, Arrivals arrivals, String bootstrapServers, String topic, String prefix,
+			int warmup, WriteCost.Placed placed) throws Exception {
 		int compiling = WarmUp.untilCompiled(contender, CONCURRENCY, 4 * warmup);
 		WriteCost.place(contender, prefix, 0, warmup, CONCURRENCY, placed);
-		arrivals.await(warmup, System.nanoTime() + WARMUP_ARRIVAL.toNanos());
+		long deadline = System.nanoTime() + WARMUP_ARRIVAL.toNanos();
+		try (Arrivals compiled = Arrivals.counting(bootstrapServers, topic, WarmUp.PREFIX)) {
+			compiled.await(compiling, deadline);
+		}
+		arrivals.await(warmup, deadline);
 		return compiling + warmup;
 	}
 

@@ -48,7 +48,7 @@ public final class SustainedRate {
 		Integer writerLimitedAt = null;
 		try (Arrivals arrivals = Arrivals.counting(bootstrapServers, topic, PREFIX)) {
 			// Counted like the steps' events: any not delivered yet are backlog the first step starts with.
-			Latency.warmUp(contender, arrivals, PREFIX, warmup, counted);
+			Latency.warmUp(contender, arrivals, bootstrapServers, topic, PREFIX, warmup, counted);
 			for (int rate = STEP; rate <= maxRate; rate += STEP) {
 				int first = (int) committed.get();
 				Map<String, Object> step = step(contender, arrivals, committed, counted, first, rate, stepSeconds);

@@ -19,7 +19,7 @@ import dev.outboxstarter.benchmarks.Contender;
 final class WarmUp {
 
 	/** Keys of these rounds, which the scenarios' consumers do not count. */
-	private static final String PREFIX = "jit-warmup";
+	static final String PREFIX = "jit-warmup";
 
 	private static final int ROUND = 10_000;
 
