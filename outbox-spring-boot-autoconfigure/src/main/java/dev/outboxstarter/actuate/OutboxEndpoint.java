@@ -5,10 +5,13 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeMap;
 import java.util.UUID;
 
 import dev.outboxstarter.core.DeadEvents;
+import dev.outboxstarter.core.publish.BatchDelivery;
+import dev.outboxstarter.core.publish.PausedDestination;
 import dev.outboxstarter.core.store.BacklogReading;
 import dev.outboxstarter.core.store.EventCount;
 import dev.outboxstarter.core.store.EventStatus;
@@ -29,7 +32,8 @@ import org.springframework.boot.actuate.endpoint.annotation.WriteOperation;
  * The {@code outbox} actuator endpoint: what is in the table, and the actions an operator takes on
  * events that are stuck. Over HTTP:
  * <ul>
- * <li>{@code GET /actuator/outbox}: counts by status and transport, the oldest pending event's age;</li>
+ * <li>{@code GET /actuator/outbox}: counts by status and transport, the oldest pending event's age, and
+ * the transports and destinations this instance cannot publish to for now;</li>
  * <li>{@code GET /actuator/outbox/dead} or {@code /pending}, with {@code page} and {@code size}: the
  * events, oldest first (payloads only with {@code outbox.endpoint.show-payload=true});</li>
  * <li>{@code POST /actuator/outbox/{id}}: retries one DEAD event;</li>
@@ -51,17 +55,22 @@ public class OutboxEndpoint {
 
 	private final DeadEvents deadEvents;
 
+	private final @Nullable BatchDelivery delivery;
+
 	private final boolean showPayload;
 
 	/**
 	 * Creates the endpoint.
 	 * @param store reads the table
 	 * @param deadEvents retries DEAD events
+	 * @param delivery what this instance found unavailable, or {@code null} when it publishes nothing
 	 * @param showPayload whether listed events include their payload and headers
 	 */
-	public OutboxEndpoint(OutboxStore store, DeadEvents deadEvents, boolean showPayload) {
+	public OutboxEndpoint(OutboxStore store, DeadEvents deadEvents, @Nullable BatchDelivery delivery,
+			boolean showPayload) {
 		this.store = store;
 		this.deadEvents = deadEvents;
+		this.delivery = delivery;
 		this.showPayload = showPayload;
 	}
 
@@ -77,7 +86,9 @@ public class OutboxEndpoint {
 		}
 		BacklogReading backlog = this.store.readBacklog();
 		return new Summary(backlog.pending(), backlog.dead(), backlog.oldestPendingCreatedAt(),
-				backlog.oldestPendingAge().toMillis() / 1000.0, byStatus);
+				backlog.oldestPendingAge().toMillis() / 1000.0, byStatus,
+				(this.delivery != null) ? this.delivery.unavailableTransports() : Set.of(),
+				(this.delivery != null) ? this.delivery.pausedDestinations() : List.of());
 	}
 
 	/**
@@ -150,16 +161,21 @@ public class OutboxEndpoint {
 	}
 
 	/**
-	 * What the outbox table holds.
+	 * What the outbox table holds, and what this instance cannot publish to for now.
 	 *
 	 * @param pending pending events
 	 * @param dead DEAD events
 	 * @param oldestPendingCreatedAt when the oldest pending event was written, if any is pending
 	 * @param oldestPendingAgeSeconds how long it has waited
 	 * @param events events by status, then by transport
+	 * @param unavailableTransports transports this instance found unavailable that have not acknowledged
+	 * since
+	 * @param pausedDestinations destinations this instance pauses, unavailable while the rest of their
+	 * transport took messages
 	 */
 	public record Summary(long pending, long dead, @Nullable Instant oldestPendingCreatedAt,
-			double oldestPendingAgeSeconds, Map<EventStatus, Map<String, Long>> events) {
+			double oldestPendingAgeSeconds, Map<EventStatus, Map<String, Long>> events,
+			Set<String> unavailableTransports, List<PausedDestination> pausedDestinations) {
 	}
 
 	/**

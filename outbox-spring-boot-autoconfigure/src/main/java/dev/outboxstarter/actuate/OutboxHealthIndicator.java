@@ -4,8 +4,11 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
 
 import dev.outboxstarter.core.backlog.BacklogMonitor;
+import dev.outboxstarter.core.publish.BatchDelivery;
+import dev.outboxstarter.core.publish.PausedDestination;
 import dev.outboxstarter.core.relay.OutboxRelay;
 import dev.outboxstarter.core.store.BacklogReading;
 import org.jspecify.annotations.Nullable;
@@ -17,13 +20,16 @@ import org.springframework.boot.health.contributor.Health;
  * The outbox's health, from the latest backlog reading (never a query of its own): {@code DOWN} when
  * the oldest pending event has waited longer than allowed, when the relay has not run for longer than
  * allowed, when there are more DEAD events than allowed (if a limit is set), or when the backlog
- * cannot be read.
+ * cannot be read. Transports this instance found unavailable and destinations it paused are shown as
+ * details; their events wait, and the oldest pending event's age says how long.
  */
 public class OutboxHealthIndicator extends AbstractHealthIndicator {
 
 	private final BacklogMonitor backlog;
 
 	private final @Nullable OutboxRelay relay;
+
+	private final @Nullable BatchDelivery delivery;
 
 	private final Duration maxOldestPendingAge;
 
@@ -35,15 +41,17 @@ public class OutboxHealthIndicator extends AbstractHealthIndicator {
 	 * Creates the indicator.
 	 * @param backlog the latest backlog reading
 	 * @param relay the relay, or {@code null} when this instance runs none
+	 * @param delivery what this instance found unavailable, or {@code null} when it publishes nothing
 	 * @param maxOldestPendingAge longest wait of the oldest pending event before DOWN
 	 * @param maxTimeSinceRelayRun longest time without a relay run before DOWN
 	 * @param maxDeadEvents most DEAD events before DOWN, or {@code null} for no limit
 	 */
-	public OutboxHealthIndicator(BacklogMonitor backlog, @Nullable OutboxRelay relay, Duration maxOldestPendingAge,
-			Duration maxTimeSinceRelayRun, @Nullable Long maxDeadEvents) {
+	public OutboxHealthIndicator(BacklogMonitor backlog, @Nullable OutboxRelay relay, @Nullable BatchDelivery delivery,
+			Duration maxOldestPendingAge, Duration maxTimeSinceRelayRun, @Nullable Long maxDeadEvents) {
 		super("Outbox health check failed");
 		this.backlog = backlog;
 		this.relay = relay;
+		this.delivery = delivery;
 		this.maxOldestPendingAge = maxOldestPendingAge;
 		this.maxTimeSinceRelayRun = maxTimeSinceRelayRun;
 		this.maxDeadEvents = maxDeadEvents;
@@ -79,6 +87,16 @@ public class OutboxHealthIndicator extends AbstractHealthIndicator {
 			if (sinceRun.compareTo(this.maxTimeSinceRelayRun) > 0) {
 				problems.add("the relay has not run for " + sinceRun
 						+ ", longer than outbox.health.max-time-since-relay-run (" + this.maxTimeSinceRelayRun + ")");
+			}
+		}
+		if (this.delivery != null) {
+			Set<String> unavailableTransports = this.delivery.unavailableTransports();
+			if (!unavailableTransports.isEmpty()) {
+				builder.withDetail("unavailableTransports", unavailableTransports);
+			}
+			List<PausedDestination> pausedDestinations = this.delivery.pausedDestinations();
+			if (!pausedDestinations.isEmpty()) {
+				builder.withDetail("pausedDestinations", pausedDestinations);
 			}
 		}
 		if (problems.isEmpty()) {

@@ -2,8 +2,10 @@ package dev.outboxstarter.autoconfigure;
 
 import dev.outboxstarter.actuate.OutboxEndpoint;
 import dev.outboxstarter.core.DeadEvents;
+import dev.outboxstarter.core.publish.BatchDelivery;
 import dev.outboxstarter.core.store.OutboxStore;
 
+import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.actuate.autoconfigure.endpoint.condition.ConditionalOnAvailableEndpoint;
 import org.springframework.boot.actuate.endpoint.annotation.Endpoint;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
@@ -24,8 +26,10 @@ public final class OutboxEndpointAutoConfiguration {
 
 	@Bean
 	@ConditionalOnMissingBean
-	OutboxEndpoint outboxEndpoint(OutboxStore store, DeadEvents deadEvents, OutboxProperties properties) {
-		return new OutboxEndpoint(store, deadEvents, properties.getEndpoint().isShowPayload());
+	OutboxEndpoint outboxEndpoint(OutboxStore store, DeadEvents deadEvents, ObjectProvider<BatchDelivery> delivery,
+			OutboxProperties properties) {
+		return new OutboxEndpoint(store, deadEvents, delivery.getIfAvailable(),
+				properties.getEndpoint().isShowPayload());
 	}
 
 }

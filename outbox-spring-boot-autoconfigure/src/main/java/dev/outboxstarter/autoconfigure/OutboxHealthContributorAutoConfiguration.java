@@ -2,6 +2,7 @@ package dev.outboxstarter.autoconfigure;
 
 import dev.outboxstarter.actuate.OutboxHealthIndicator;
 import dev.outboxstarter.core.backlog.BacklogMonitor;
+import dev.outboxstarter.core.publish.BatchDelivery;
 import dev.outboxstarter.core.relay.OutboxRelay;
 
 import org.springframework.beans.factory.ObjectProvider;
@@ -26,10 +27,10 @@ public final class OutboxHealthContributorAutoConfiguration {
 	@Bean
 	@ConditionalOnMissingBean(name = "outboxHealthIndicator")
 	OutboxHealthIndicator outboxHealthIndicator(BacklogMonitor backlog, ObjectProvider<OutboxRelay> relay,
-			OutboxProperties properties) {
+			ObjectProvider<BatchDelivery> delivery, OutboxProperties properties) {
 		OutboxProperties.Health health = properties.getHealth();
-		return new OutboxHealthIndicator(backlog, relay.getIfAvailable(), health.getMaxOldestPendingAge(),
-				health.getMaxTimeSinceRelayRun(), health.getMaxDeadEvents());
+		return new OutboxHealthIndicator(backlog, relay.getIfAvailable(), delivery.getIfAvailable(),
+				health.getMaxOldestPendingAge(), health.getMaxTimeSinceRelayRun(), health.getMaxDeadEvents());
 	}
 
 }

@@ -2,7 +2,9 @@ package dev.outboxstarter.autoconfigure;
 
 import dev.outboxstarter.core.backlog.BacklogMonitor;
 import dev.outboxstarter.core.fastpath.FastPathDispatcher;
+import dev.outboxstarter.core.publish.BatchDelivery;
 import dev.outboxstarter.core.publish.OutboxTransport;
+import dev.outboxstarter.metrics.AvailabilityMetrics;
 import dev.outboxstarter.metrics.FastPathMetrics;
 import dev.outboxstarter.metrics.InboxMetrics;
 import dev.outboxstarter.metrics.OutboxMetrics;
@@ -45,6 +47,12 @@ public final class OutboxMetricsAutoConfiguration {
 	@ConditionalOnBean(FastPathDispatcher.class)
 	FastPathMetrics outboxFastPathMetrics(FastPathDispatcher fastPath) {
 		return new FastPathMetrics(fastPath);
+	}
+
+	@Bean
+	@ConditionalOnBean(BatchDelivery.class)
+	AvailabilityMetrics outboxAvailabilityMetrics(BatchDelivery delivery) {
+		return new AvailabilityMetrics(delivery);
 	}
 
 }

@@ -2,6 +2,7 @@ package dev.outboxstarter.it;
 
 import java.time.Duration;
 import java.util.List;
+import java.util.Set;
 import java.util.UUID;
 
 import dev.outboxstarter.it.orders.OrderPlaced;
@@ -100,7 +101,10 @@ class BrokerOutageOperationsIntegrationTests {
 		assertThat(count("outbox.events.published")).isZero();
 		assertThat(count("outbox.events.dead")).isZero();
 		assertThat(this.outboxHealthIndicator.health(true).getDetails()).containsEntry("pending", 5L)
+			.containsEntry("unavailableTransports", Set.of("kafka"))
 			.containsKey("problems");
+		assertThat(gauge("outbox.transports.unavailable")).isEqualTo(1);
+		assertThat(gauge("outbox.destinations.paused")).isZero();
 
 		broker.open();
 		try (TopicRecorder topic = new TopicRecorder(TestKafka.bootstrapServers(), TOPIC)) {
@@ -124,6 +128,8 @@ class BrokerOutageOperationsIntegrationTests {
 			assertThat(gauge("outbox.backlog.oldest.age")).isZero();
 			assertThat(this.outboxHealthIndicator.health(true).getStatus()).isEqualTo(Status.UP);
 		});
+		assertThat(gauge("outbox.transports.unavailable")).isZero();
+		assertThat(this.outboxHealthIndicator.health(true).getDetails()).doesNotContainKey("unavailableTransports");
 		assertThat(this.meters.get("outbox.events.published").tags("transport", "kafka", "path", "relay").counter().count())
 			.isEqualTo(5);
 		assertThat(this.meters.get("outbox.publish.latency").tags("transport", "kafka", "path", "relay").timer().count())

@@ -3,6 +3,7 @@ package dev.outboxstarter.it;
 import java.time.Duration;
 import java.util.UUID;
 
+import dev.outboxstarter.actuate.OutboxEndpoint;
 import dev.outboxstarter.core.OutboxEvent;
 import dev.outboxstarter.it.orders.OrderPlaced;
 import dev.outboxstarter.it.orders.OrderService;
@@ -16,6 +17,7 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.boot.health.contributor.HealthIndicator;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.kafka.test.EmbeddedKafkaKraftBroker;
@@ -31,14 +33,16 @@ import static org.awaitility.Awaitility.await;
  * like an unreachable broker (no metadata within {@code max.block.ms}). It must not hold up the events
  * of the topics that exist: while they keep being acknowledged, sends to the missing topic pause
  * instead of blocking every fast-path batch, its events wait (never DEAD), and once the topic is
- * created they arrive.
+ * created they arrive. Meanwhile the metrics, the health details and the endpoint name the paused
+ * destination.
  */
 @SpringBootTest(classes = OrdersTestApplication.class,
 		properties = { "test.topic=" + MissingKafkaTopicIntegrationTests.TOPIC,
 				"test.audit-topic=" + MissingKafkaTopicIntegrationTests.MISSING_TOPIC,
 				"outbox.table-name=" + MissingKafkaTopicIntegrationTests.TABLE, "outbox.publish-timeout=5s",
 				"outbox.relay.poll-interval=200ms", "outbox.retry.initial-delay=500ms", "outbox.retry.max-delay=2s",
-				"outbox.retry.max-attempts=1", "spring.kafka.producer.properties.max.block.ms=1000" })
+				"outbox.retry.max-attempts=1", "spring.kafka.producer.properties.max.block.ms=1000",
+				"management.endpoints.web.exposure.include=health,outbox" })
 @DirtiesContext
 class MissingKafkaTopicIntegrationTests {
 
@@ -65,6 +69,12 @@ class MissingKafkaTopicIntegrationTests {
 	@Autowired
 	private MeterRegistry meters;
 
+	@Autowired
+	private HealthIndicator outboxHealthIndicator;
+
+	@Autowired
+	private OutboxEndpoint endpoint;
+
 	@DynamicPropertySource
 	static void services(DynamicPropertyRegistry registry) {
 		broker = TestKafka.startWithoutTopicCreation();
@@ -81,7 +91,7 @@ class MissingKafkaTopicIntegrationTests {
 	}
 
 	@Test
-	void missingTopicPausesAloneAndItsEventsArriveOnceItIsCreated() {
+	void missingTopicPausesAloneVisiblyAndItsEventsArriveOnceItIsCreated() {
 		String prefix = "missing-" + UUID.randomUUID();
 		for (int i = 0; i < ORDERS; i++) {
 			String customer = prefix + "-" + i;
@@ -103,6 +113,17 @@ class MissingKafkaTopicIntegrationTests {
 			.allSatisfy((error) -> assertThat(error).containsAnyOf("UnknownTopicOrPartitionException",
 					"not present in metadata"));
 
+		// The operator sees which destination is paused. (Whether the transport also shows as unavailable
+		// depends on timing: a probe of the missing topic while nothing else is sent looks like an outage.)
+		assertThat(this.meters.get("outbox.destinations.paused").gauge().value()).isEqualTo(1);
+		assertThat(this.endpoint.summary().pausedDestinations()).singleElement().satisfies((paused) -> {
+			assertThat(paused.transport()).isEqualTo("kafka");
+			assertThat(paused.destination()).isEqualTo(MISSING_TOPIC);
+			assertThat(paused.pauses()).isPositive();
+			assertThat(paused.error()).containsAnyOf("UnknownTopicOrPartitionException", "not present in metadata");
+		});
+		assertThat(this.outboxHealthIndicator.health(true).getDetails()).containsKey("pausedDestinations");
+
 		broker.addTopics(new NewTopic(MISSING_TOPIC, 3, (short) 1));
 
 		await().atMost(Duration.ofSeconds(30))
@@ -117,6 +138,11 @@ class MissingKafkaTopicIntegrationTests {
 					.filter((value) -> value.contains(prefix))
 					.distinct()).hasSize(ORDERS));
 		}
+		await().atMost(Duration.ofSeconds(5)).pollInterval(Duration.ofMillis(50)).untilAsserted(() -> {
+			assertThat(this.meters.get("outbox.destinations.paused").gauge().value()).isZero();
+			assertThat(this.endpoint.summary().pausedDestinations()).isEmpty();
+			assertThat(this.outboxHealthIndicator.health(true).getDetails()).doesNotContainKey("pausedDestinations");
+		});
 	}
 
 	private int rows(String destination, String status) {

@@ -3,11 +3,14 @@ package dev.outboxstarter.core.publish;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.SortedSet;
+import java.util.TreeSet;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
@@ -143,9 +146,42 @@ public class BatchDelivery {
 		if (!this.pausedDestinations.isEmpty()) {
 			// A destination that no longer gets events (its events discarded, its route changed) would
 			// otherwise cost a look-up per event for good.
-			long forgetBefore = System.nanoTime() - this.retryPolicy.maxDelay().toNanos();
-			this.pausedDestinations.values().removeIf((pause) -> pause.until() - forgetBefore < 0);
+			long now = System.nanoTime();
+			this.pausedDestinations.values().removeIf((pause) -> isForgotten(pause, now));
 		}
+	}
+
+	/**
+	 * Whether a pause ended so long ago (more than {@code outbox.retry.max-delay}) that its destination
+	 * evidently gets no events any more.
+	 */
+	private boolean isForgotten(Pause pause, long now) {
+		return pause.until() - (now - this.retryPolicy.maxDelay().toNanos()) < 0;
+	}
+
+	/**
+	 * The transports this instance found unavailable that have not acknowledged a message since.
+	 * @return their names, in order
+	 */
+	public SortedSet<String> unavailableTransports() {
+		return Collections.unmodifiableSortedSet(new TreeSet<>(this.unavailableTransports));
+	}
+
+	/**
+	 * The destinations this instance sends nothing to for now, because they failed as unavailable while
+	 * their transport took messages to other destinations.
+	 * @return the paused destinations
+	 */
+	public List<PausedDestination> pausedDestinations() {
+		long now = System.nanoTime();
+		List<PausedDestination> paused = new ArrayList<>();
+		this.pausedDestinations.forEach((destination, pause) -> {
+			if (!isForgotten(pause, now)) {
+				paused.add(new PausedDestination(destination.transport(), destination.name(), pause.endsAt(),
+						pause.times(), pause.error()));
+			}
+		});
+		return paused;
 	}
 
 	private void resumeTransports(Outcome outcome) {
