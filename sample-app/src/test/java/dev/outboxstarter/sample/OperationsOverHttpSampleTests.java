@@ -127,4 +127,54 @@ class OperationsOverHttpSampleTests {
 			.isEqualTo("discard");
 	}
 
+	@Test
+	void simulatedOutageShowsItsTransportUnavailableAndMakesNoEventDead() {
+		this.http.put().uri("/simulation/outage").exchange().expectStatus().isOk();
+		try {
+			placeOrder("outage");
+			await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(100)).untilAsserted(() -> {
+				this.http.get()
+					.uri("/actuator/outbox")
+					.exchange()
+					.expectStatus()
+					.isOk()
+					.expectBody()
+					.jsonPath("$.unavailableTransports[0]")
+					.isEqualTo("kafka");
+				this.http.get()
+					.uri("/actuator/health")
+					.exchange()
+					.expectBody()
+					.jsonPath("$.components.outbox.details.unavailableTransports[0]")
+					.isEqualTo("kafka");
+			});
+		}
+		finally {
+			this.http.delete().uri("/simulation/outage").exchange().expectStatus().isOk();
+		}
+		placeOrder("after the outage");
+		await().atMost(Duration.ofSeconds(30))
+			.pollInterval(Duration.ofMillis(100))
+			.untilAsserted(() -> this.http.get()
+				.uri("/actuator/outbox")
+				.exchange()
+				.expectBody()
+				.jsonPath("$.unavailableTransports")
+				.isEmpty()
+				.jsonPath("$.pending")
+				.isEqualTo(0)
+				.jsonPath("$.dead")
+				.isEqualTo(0));
+	}
+
+	private void placeOrder(String customer) {
+		this.http.post()
+			.uri("/orders")
+			.contentType(MediaType.APPLICATION_JSON)
+			.body(Map.of("customer", customer, "amount", new BigDecimal("1.00")))
+			.exchange()
+			.expectStatus()
+			.isCreated();
+	}
+
 }

@@ -10,9 +10,11 @@ import org.springframework.stereotype.Component;
 
 /**
  * A simulated broker outage, switched on and off from the sample page: while it lasts, every
- * transport refuses to send, as it would with the broker down. Committed events pile up as pending
- * rows, failed attempts are counted and retried with backoff, and once the outage ends the relay
- * drains the backlog. Nothing like this belongs in a real application.
+ * transport refuses to send, as it would with the broker down, and says that it is unavailable. Committed
+ * events pile up as pending rows, failed attempts are counted and retried with backoff but never make an
+ * event DEAD, and once the outage ends the first acknowledgement makes the backlog due. Nothing like
+ * this belongs in a real application; a decorator that does belong there must pass
+ * {@link OutboxTransport#isUnavailable} on to the transport it wraps, as this one does.
  */
 @Component
 public class BrokerOutage implements OutboxTransportDecorator {
@@ -48,13 +50,25 @@ public class BrokerOutage implements OutboxTransportDecorator {
 			@Override
 			public CompletableFuture<?> send(OutboxMessage message) {
 				if (BrokerOutage.this.active) {
-					return CompletableFuture.failedFuture(new IllegalStateException(
-							"Simulated broker outage: end it on the sample page or with DELETE /simulation/outage"));
+					return CompletableFuture.failedFuture(new SimulatedOutageException());
 				}
 				return transport.send(message);
 			}
 
+			@Override
+			public boolean isUnavailable(Throwable failure) {
+				return failure instanceof SimulatedOutageException || transport.isUnavailable(failure);
+			}
+
 		};
+	}
+
+	private static final class SimulatedOutageException extends IllegalStateException {
+
+		SimulatedOutageException() {
+			super("Simulated broker outage: end it on the sample page or with DELETE /simulation/outage");
+		}
+
 	}
 
 }
