@@ -32,13 +32,7 @@ class OperationsOverHttpSampleTests {
 
 	@Test
 	void healthMetricsPrometheusAndTheOutboxEndpointAnswerOverHttp() {
-		this.http.post()
-			.uri("/orders")
-			.contentType(MediaType.APPLICATION_JSON)
-			.body(Map.of("customer", "ops", "amount", new BigDecimal("1.00")))
-			.exchange()
-			.expectStatus()
-			.isCreated();
+		placeOrder("ops");
 		await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(50)).untilAsserted(() -> {
 			String published = this.http.get()
 				.uri("/actuator/prometheus")
