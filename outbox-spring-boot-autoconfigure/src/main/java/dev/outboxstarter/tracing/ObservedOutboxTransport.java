@@ -2,6 +2,7 @@ package dev.outboxstarter.tracing;
 
 import java.util.concurrent.CompletableFuture;
 
+import dev.outboxstarter.core.publish.ForwardingOutboxTransport;
 import dev.outboxstarter.core.publish.OutboxMessage;
 import dev.outboxstarter.core.publish.OutboxTransport;
 import io.micrometer.observation.Observation;
@@ -13,12 +14,10 @@ import org.jspecify.annotations.Nullable;
  * with the event, and sends the message with that observation's trace context, so consumers continue
  * the same trace. The observation ends with the acknowledgement.
  */
-public class ObservedOutboxTransport implements OutboxTransport {
+public class ObservedOutboxTransport extends ForwardingOutboxTransport {
 
 	/** The observation's name, and so its timer's. */
 	public static final String OBSERVATION_NAME = "outbox.publish";
-
-	private final OutboxTransport transport;
 
 	private final ObservationRegistry registry;
 
@@ -33,24 +32,9 @@ public class ObservedOutboxTransport implements OutboxTransport {
 	 */
 	public ObservedOutboxTransport(OutboxTransport transport, ObservationRegistry registry,
 			@Nullable TraceContextHeaders traceHeaders) {
-		this.transport = transport;
+		super(transport);
 		this.registry = registry;
 		this.traceHeaders = traceHeaders;
-	}
-
-	@Override
-	public String name() {
-		return this.transport.name();
-	}
-
-	@Override
-	public boolean keepsKeyOrder() {
-		return this.transport.keepsKeyOrder();
-	}
-
-	@Override
-	public boolean isUnavailable(Throwable failure) {
-		return this.transport.isUnavailable(failure);
 	}
 
 	@Override
@@ -64,7 +48,7 @@ public class ObservedOutboxTransport implements OutboxTransport {
 			.start();
 		CompletableFuture<?> acknowledgement;
 		try (Observation.Scope scope = observation.openScope()) {
-			acknowledgement = this.transport.send(outgoing(message));
+			acknowledgement = transport().send(outgoing(message));
 		}
 		catch (RuntimeException ex) {
 			observation.error(ex);
@@ -90,7 +74,7 @@ public class ObservedOutboxTransport implements OutboxTransport {
 
 	@Override
 	public String toString() {
-		return "observed " + this.transport;
+		return "observed " + transport();
 	}
 
 }

@@ -122,11 +122,13 @@ public final class Latency {
 	 */
 	static int warmUp(Contender contender, Arrivals arrivals, String bootstrapServers, String topic, String prefix,
 			int warmup, WriteCost.Placed placed) throws Exception {
-		int compiling = WarmUp.untilCompiled(contender, CONCURRENCY, 4 * warmup);
+		int compiling = WarmUp.untilCompiled(contender, CONCURRENCY, warmup);
 		WriteCost.place(contender, prefix, 0, warmup, CONCURRENCY, placed);
 		long deadline = System.nanoTime() + WARMUP_ARRIVAL.toNanos();
-		try (Arrivals compiled = Arrivals.counting(bootstrapServers, topic, WarmUp.PREFIX)) {
-			compiled.await(compiling, deadline);
+		if (compiling > 0) {
+			try (Arrivals compiled = Arrivals.counting(bootstrapServers, topic, WarmUp.PREFIX)) {
+				compiled.await(compiling, deadline);
+			}
 		}
 		arrivals.await(warmup, deadline);
 		return compiling + warmup;

@@ -26,21 +26,24 @@ final class WarmUp {
 	/** Compiling for less than this share of a round's time counts as done. */
 	private static final double QUIET_SHARE = 0.03;
 
+	/** The most orders these rounds place, as a multiple of the scenario's fixed warm-up. */
+	private static final int MOST_PER_FIXED_WARMUP = 4;
+
 	private WarmUp() {
 	}
 
 	/**
 	 * Places rounds of 10,000 orders, under keys of their own, until the compiler spent less than 3% of
-	 * a round's time compiling or {@code most} orders are placed.
+	 * a round's time compiling or 4 times {@code fixedWarmup} orders are placed (none when it is 0).
 	 * @return how many orders it took
 	 */
-	static int untilCompiled(Contender contender, int concurrency, int most) throws Exception {
+	static int untilCompiled(Contender contender, int concurrency, int fixedWarmup) throws Exception {
 		CompilationMXBean compiler = ManagementFactory.getCompilationMXBean();
 		if (compiler == null || !compiler.isCompilationTimeMonitoringSupported()) {
 			return 0;
 		}
 		int placed = 0;
-		while (placed < most) {
+		while (placed < MOST_PER_FIXED_WARMUP * fixedWarmup) {
 			long compilingBefore = compiler.getTotalCompilationTime();
 			long started = System.nanoTime();
 			WriteCost.place(contender, PREFIX, placed, ROUND, concurrency, WriteCost.Placed.NOTHING);

@@ -23,7 +23,7 @@ public final class WriteCost {
 
 	public static Map<String, Object> run(Contender contender, int transactions, int concurrency, int warmup,
 			String keyPrefix) throws Exception {
-		int compilingWarmup = WarmUp.untilCompiled(contender, concurrency, 4 * warmup);
+		int compilingWarmup = WarmUp.untilCompiled(contender, concurrency, warmup);
 		place(contender, "warmup", 0, warmup, concurrency, Placed.NOTHING);
 		long[] latencies = new long[transactions];
 		CpuTime cpuBefore = CpuTime.now();

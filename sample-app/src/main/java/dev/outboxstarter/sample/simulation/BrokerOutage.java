@@ -2,6 +2,7 @@ package dev.outboxstarter.sample.simulation;
 
 import java.util.concurrent.CompletableFuture;
 
+import dev.outboxstarter.core.publish.ForwardingOutboxTransport;
 import dev.outboxstarter.core.publish.OutboxMessage;
 import dev.outboxstarter.core.publish.OutboxTransport;
 import dev.outboxstarter.core.publish.OutboxTransportDecorator;
@@ -10,11 +11,12 @@ import org.springframework.stereotype.Component;
 
 /**
  * A simulated broker outage, switched on and off from the sample page: while it lasts, every
- * transport refuses to send, as it would with the broker down, and says that it is unavailable. Committed
- * events pile up as pending rows, failed attempts are counted and retried with backoff but never make an
- * event DEAD, and once the outage ends the first acknowledgement makes the backlog due. Nothing like
- * this belongs in a real application; a decorator that does belong there must pass
- * {@link OutboxTransport#isUnavailable} on to the transport it wraps, as this one does.
+ * transport refuses to send, as it would with the broker down, and says that it is unavailable.
+ * Committed events pile up as pending rows, failed attempts are counted and retried with backoff but
+ * never make an event DEAD, and once the outage ends the first acknowledgement makes the backlog due.
+ * Nothing like this belongs in a real application; a decorator that does belong there builds on
+ * {@link ForwardingOutboxTransport} too, which passes what it does not change on to the transport it
+ * wraps.
  */
 @Component
 public class BrokerOutage implements OutboxTransportDecorator {
@@ -35,29 +37,19 @@ public class BrokerOutage implements OutboxTransportDecorator {
 
 	@Override
 	public OutboxTransport decorate(OutboxTransport transport) {
-		return new OutboxTransport() {
-
-			@Override
-			public String name() {
-				return transport.name();
-			}
-
-			@Override
-			public boolean keepsKeyOrder() {
-				return transport.keepsKeyOrder();
-			}
+		return new ForwardingOutboxTransport(transport) {
 
 			@Override
 			public CompletableFuture<?> send(OutboxMessage message) {
 				if (BrokerOutage.this.active) {
 					return CompletableFuture.failedFuture(new SimulatedOutageException());
 				}
-				return transport.send(message);
+				return super.send(message);
 			}
 
 			@Override
 			public boolean isUnavailable(Throwable failure) {
-				return failure instanceof SimulatedOutageException || transport.isUnavailable(failure);
+				return failure instanceof SimulatedOutageException || super.isUnavailable(failure);
 			}
 
 		};
