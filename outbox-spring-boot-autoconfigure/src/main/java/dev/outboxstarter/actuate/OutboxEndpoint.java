@@ -10,7 +10,7 @@ import java.util.TreeMap;
 import java.util.UUID;
 
 import dev.outboxstarter.core.DeadEvents;
-import dev.outboxstarter.core.publish.BatchDelivery;
+import dev.outboxstarter.core.publish.Outages;
 import dev.outboxstarter.core.publish.PausedDestination;
 import dev.outboxstarter.core.store.BacklogReading;
 import dev.outboxstarter.core.store.EventCount;
@@ -55,7 +55,7 @@ public class OutboxEndpoint {
 
 	private final DeadEvents deadEvents;
 
-	private final @Nullable BatchDelivery delivery;
+	private final @Nullable Outages outages;
 
 	private final boolean showPayload;
 
@@ -63,14 +63,14 @@ public class OutboxEndpoint {
 	 * Creates the endpoint.
 	 * @param store reads the table
 	 * @param deadEvents retries DEAD events
-	 * @param delivery what this instance found unavailable, or {@code null} when it publishes nothing
+	 * @param outages what this instance found unavailable, or {@code null} when it publishes nothing
 	 * @param showPayload whether listed events include their payload and headers
 	 */
-	public OutboxEndpoint(OutboxStore store, DeadEvents deadEvents, @Nullable BatchDelivery delivery,
+	public OutboxEndpoint(OutboxStore store, DeadEvents deadEvents, @Nullable Outages outages,
 			boolean showPayload) {
 		this.store = store;
 		this.deadEvents = deadEvents;
-		this.delivery = delivery;
+		this.outages = outages;
 		this.showPayload = showPayload;
 	}
 
@@ -87,8 +87,8 @@ public class OutboxEndpoint {
 		BacklogReading backlog = this.store.readBacklog();
 		return new Summary(backlog.pending(), backlog.dead(), backlog.oldestPendingCreatedAt(),
 				backlog.oldestPendingAge().toMillis() / 1000.0, byStatus,
-				(this.delivery != null) ? this.delivery.unavailableTransports() : Set.of(),
-				(this.delivery != null) ? this.delivery.pausedDestinations() : List.of());
+				(this.outages != null) ? this.outages.unavailableTransports() : Set.of(),
+				(this.outages != null) ? this.outages.pausedDestinations() : List.of());
 	}
 
 	/**

@@ -7,7 +7,7 @@ import java.util.List;
 import java.util.Set;
 
 import dev.outboxstarter.core.backlog.BacklogMonitor;
-import dev.outboxstarter.core.publish.BatchDelivery;
+import dev.outboxstarter.core.publish.Outages;
 import dev.outboxstarter.core.publish.PausedDestination;
 import dev.outboxstarter.core.relay.OutboxRelay;
 import dev.outboxstarter.core.store.BacklogReading;
@@ -29,7 +29,7 @@ public class OutboxHealthIndicator extends AbstractHealthIndicator {
 
 	private final @Nullable OutboxRelay relay;
 
-	private final @Nullable BatchDelivery delivery;
+	private final @Nullable Outages outages;
 
 	private final Duration maxOldestPendingAge;
 
@@ -41,17 +41,17 @@ public class OutboxHealthIndicator extends AbstractHealthIndicator {
 	 * Creates the indicator.
 	 * @param backlog the latest backlog reading
 	 * @param relay the relay, or {@code null} when this instance runs none
-	 * @param delivery what this instance found unavailable, or {@code null} when it publishes nothing
+	 * @param outages what this instance found unavailable, or {@code null} when it publishes nothing
 	 * @param maxOldestPendingAge longest wait of the oldest pending event before DOWN
 	 * @param maxTimeSinceRelayRun longest time without a relay run before DOWN
 	 * @param maxDeadEvents most DEAD events before DOWN, or {@code null} for no limit
 	 */
-	public OutboxHealthIndicator(BacklogMonitor backlog, @Nullable OutboxRelay relay, @Nullable BatchDelivery delivery,
+	public OutboxHealthIndicator(BacklogMonitor backlog, @Nullable OutboxRelay relay, @Nullable Outages outages,
 			Duration maxOldestPendingAge, Duration maxTimeSinceRelayRun, @Nullable Long maxDeadEvents) {
 		super("Outbox health check failed");
 		this.backlog = backlog;
 		this.relay = relay;
-		this.delivery = delivery;
+		this.outages = outages;
 		this.maxOldestPendingAge = maxOldestPendingAge;
 		this.maxTimeSinceRelayRun = maxTimeSinceRelayRun;
 		this.maxDeadEvents = maxDeadEvents;
@@ -89,12 +89,12 @@ public class OutboxHealthIndicator extends AbstractHealthIndicator {
 						+ ", longer than outbox.health.max-time-since-relay-run (" + this.maxTimeSinceRelayRun + ")");
 			}
 		}
-		if (this.delivery != null) {
-			Set<String> unavailableTransports = this.delivery.unavailableTransports();
+		if (this.outages != null) {
+			Set<String> unavailableTransports = this.outages.unavailableTransports();
 			if (!unavailableTransports.isEmpty()) {
 				builder.withDetail("unavailableTransports", unavailableTransports);
 			}
-			List<PausedDestination> pausedDestinations = this.delivery.pausedDestinations();
+			List<PausedDestination> pausedDestinations = this.outages.pausedDestinations();
 			if (!pausedDestinations.isEmpty()) {
 				builder.withDetail("pausedDestinations", pausedDestinations);
 			}

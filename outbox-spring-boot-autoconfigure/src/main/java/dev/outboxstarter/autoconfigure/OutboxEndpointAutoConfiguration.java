@@ -3,6 +3,7 @@ package dev.outboxstarter.autoconfigure;
 import dev.outboxstarter.actuate.OutboxEndpoint;
 import dev.outboxstarter.core.DeadEvents;
 import dev.outboxstarter.core.publish.BatchDelivery;
+import dev.outboxstarter.core.publish.Outages;
 import dev.outboxstarter.core.store.OutboxStore;
 
 import org.springframework.beans.factory.ObjectProvider;
@@ -28,8 +29,9 @@ public final class OutboxEndpointAutoConfiguration {
 	@ConditionalOnMissingBean
 	OutboxEndpoint outboxEndpoint(OutboxStore store, DeadEvents deadEvents, ObjectProvider<BatchDelivery> delivery,
 			OutboxProperties properties) {
-		return new OutboxEndpoint(store, deadEvents, delivery.getIfAvailable(),
-				properties.getEndpoint().isShowPayload());
+		BatchDelivery publishing = delivery.getIfAvailable();
+		Outages outages = (publishing != null) ? publishing.outages() : null;
+		return new OutboxEndpoint(store, deadEvents, outages, properties.getEndpoint().isShowPayload());
 	}
 
 }

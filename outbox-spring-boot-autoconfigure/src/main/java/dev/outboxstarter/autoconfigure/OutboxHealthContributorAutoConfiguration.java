@@ -3,6 +3,7 @@ package dev.outboxstarter.autoconfigure;
 import dev.outboxstarter.actuate.OutboxHealthIndicator;
 import dev.outboxstarter.core.backlog.BacklogMonitor;
 import dev.outboxstarter.core.publish.BatchDelivery;
+import dev.outboxstarter.core.publish.Outages;
 import dev.outboxstarter.core.relay.OutboxRelay;
 
 import org.springframework.beans.factory.ObjectProvider;
@@ -29,7 +30,9 @@ public final class OutboxHealthContributorAutoConfiguration {
 	OutboxHealthIndicator outboxHealthIndicator(BacklogMonitor backlog, ObjectProvider<OutboxRelay> relay,
 			ObjectProvider<BatchDelivery> delivery, OutboxProperties properties) {
 		OutboxProperties.Health health = properties.getHealth();
-		return new OutboxHealthIndicator(backlog, relay.getIfAvailable(), delivery.getIfAvailable(),
+		BatchDelivery publishing = delivery.getIfAvailable();
+		Outages outages = (publishing != null) ? publishing.outages() : null;
+		return new OutboxHealthIndicator(backlog, relay.getIfAvailable(), outages,
 				health.getMaxOldestPendingAge(), health.getMaxTimeSinceRelayRun(), health.getMaxDeadEvents());
 	}
 

@@ -52,7 +52,7 @@ public final class OutboxMetricsAutoConfiguration {
 	@Bean
 	@ConditionalOnBean(BatchDelivery.class)
 	AvailabilityMetrics outboxAvailabilityMetrics(BatchDelivery delivery) {
-		return new AvailabilityMetrics(delivery);
+		return new AvailabilityMetrics(delivery.outages());
 	}
 
 }

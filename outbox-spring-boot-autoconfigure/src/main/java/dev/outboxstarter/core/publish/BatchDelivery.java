@@ -3,21 +3,16 @@ package dev.outboxstarter.core.publish;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.Collections;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.SortedSet;
-import java.util.TreeSet;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
-import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Function;
 
 import dev.outboxstarter.core.retry.RetryPolicy;
@@ -65,14 +60,7 @@ public class BatchDelivery {
 
 	private final List<OutboxDeliveryListener> listeners;
 
-	/** Transports found unavailable that have not acknowledged since. */
-	private final Set<String> unavailableTransports = ConcurrentHashMap.newKeySet();
-
-	/** When each destination last acknowledged a message ({@link System#nanoTime()}), on any thread. */
-	private final Map<Destination, AtomicLong> lastAcknowledged = new ConcurrentHashMap<>();
-
-	/** Destinations found unavailable while their transport took messages to others. */
-	private final Map<Destination, Pause> pausedDestinations = new ConcurrentHashMap<>();
+	private final Outages outages;
 
 	/**
 	 * Creates the delivery.
@@ -95,6 +83,7 @@ public class BatchDelivery {
 		this.perKeyOrdering = perKeyOrdering;
 		this.transactionTemplate = transactionTemplate;
 		this.listeners = List.copyOf(listeners);
+		this.outages = new Outages(retryPolicy);
 	}
 
 	/**
@@ -137,58 +126,29 @@ public class BatchDelivery {
 	 * the broker available.
 	 */
 	private void resumeWhatAcknowledgesAgain(Outcome outcome) {
-		if (!this.unavailableTransports.isEmpty() || !outcome.unavailableTransports.isEmpty()) {
+		if (this.outages.anyTransportUnavailable() || !outcome.unavailableTransports.isEmpty()) {
 			resumeTransports(outcome);
 		}
 		if (!outcome.probedDestinations.isEmpty()) {
 			resumeDestinations(outcome);
 		}
-		if (!this.pausedDestinations.isEmpty()) {
-			// A destination that no longer gets events (its events discarded, its route changed) would
-			// otherwise cost a look-up per event for good.
-			long now = System.nanoTime();
-			this.pausedDestinations.values().removeIf((pause) -> isForgotten(pause, now));
-		}
+		this.outages.forgetEndedPauses();
 	}
 
 	/**
-	 * Whether a pause ended so long ago (more than {@code outbox.retry.max-delay}) that its destination
-	 * evidently gets no events any more.
+	 * The transports and destinations this instance found unavailable, and that have not taken messages
+	 * since.
+	 * @return the outages
 	 */
-	private boolean isForgotten(Pause pause, long now) {
-		return pause.until() - (now - this.retryPolicy.maxDelay().toNanos()) < 0;
-	}
-
-	/**
-	 * The transports this instance found unavailable that have not acknowledged a message since.
-	 * @return their names, in order
-	 */
-	public SortedSet<String> unavailableTransports() {
-		return Collections.unmodifiableSortedSet(new TreeSet<>(this.unavailableTransports));
-	}
-
-	/**
-	 * The destinations this instance sends nothing to for now, because they failed as unavailable while
-	 * their transport took messages to other destinations.
-	 * @return the paused destinations
-	 */
-	public List<PausedDestination> pausedDestinations() {
-		long now = System.nanoTime();
-		List<PausedDestination> paused = new ArrayList<>();
-		this.pausedDestinations.forEach((destination, pause) -> {
-			if (!isForgotten(pause, now)) {
-				paused.add(new PausedDestination(destination.transport(), destination.name(), pause.endsAt(),
-						pause.times(), pause.error()));
-			}
-		});
-		return paused;
+	public Outages outages() {
+		return this.outages;
 	}
 
 	private void resumeTransports(Outcome outcome) {
 		Set<String> acknowledging = new HashSet<>();
 		outcome.published.forEach((published) -> acknowledging.add(published.event().transport()));
 		for (String transport : acknowledging) {
-			if (!outcome.unavailableTransports.contains(transport) && this.unavailableTransports.remove(transport)) {
+			if (!outcome.unavailableTransports.contains(transport) && this.outages.transportAcknowledged(transport)) {
 				Integer resumed = this.transactionTemplate.execute((status) -> this.store.resumeBackedOff(transport));
 				if (resumed != null && resumed > 0) {
 					logger.info("Outbox transport '" + transport + "' takes messages again; " + resumed
@@ -196,7 +156,7 @@ public class BatchDelivery {
 				}
 			}
 		}
-		this.unavailableTransports.addAll(outcome.unavailableTransports);
+		this.outages.transportsUnavailable(outcome.unavailableTransports);
 	}
 
 	/**
@@ -207,7 +167,7 @@ public class BatchDelivery {
 		for (Destination destination : outcome.probedDestinations) {
 			boolean acknowledged = outcome.published.stream()
 				.anyMatch((published) -> destination.matches(published.event()));
-			if (acknowledged && this.pausedDestinations.remove(destination) != null) {
+			if (acknowledged && this.outages.endPause(destination)) {
 				Integer resumed = this.transactionTemplate.execute(
 						(status) -> this.store.resumeBackedOff(destination.transport(), destination.name()));
 				logger.info("Outbox " + destination + " takes messages again; " + resumed
@@ -297,7 +257,7 @@ public class BatchDelivery {
 				continue;
 			}
 			long sentAt = System.nanoTime();
-			Pause pause = pauseOf(event);
+			Pause pause = this.outages.pauseOf(event);
 			if (pause != null && pause.isActiveAt(sentAt)) {
 				outcome.paused(event, pause, sentAt);
 				stop(key, stoppedKeys);
@@ -328,22 +288,12 @@ public class BatchDelivery {
 		}
 	}
 
-	private @Nullable Pause pauseOf(ClaimedEvent event) {
-		return this.pausedDestinations.isEmpty() ? null : this.pausedDestinations.get(Destination.of(event));
-	}
-
 	/**
 	 * Notes when the event's destination acknowledged, on the thread that completes the send, and
 	 * returns that time.
 	 */
 	private Instant acknowledged(ClaimedEvent event) {
-		long now = System.nanoTime();
-		Destination destination = Destination.of(event);
-		AtomicLong last = this.lastAcknowledged.get(destination);
-		if (last == null) {
-			last = this.lastAcknowledged.computeIfAbsent(destination, (key) -> new AtomicLong(now));
-		}
-		last.accumulateAndGet(now, Math::max);
+		this.outages.destinationAcknowledged(Destination.of(event), System.nanoTime());
 		return Instant.now();
 	}
 
@@ -385,7 +335,7 @@ public class BatchDelivery {
 		Destination destination = Destination.of(event);
 		UnavailableSend first = outcome.firstUnavailableSendTo(event.transport());
 		if (first != null && !first.destination().equals(destination)
-				&& !acknowledgedElsewhereSince(first.destination(), first.sentAt())) {
+				&& !this.outages.acknowledgedElsewhereSince(first.destination(), first.sentAt())) {
 			outcome.unavailableTransports.add(event.transport());
 		}
 		outcome.unavailableDestinations.add(destination);
@@ -407,9 +357,8 @@ public class BatchDelivery {
 		for (UnavailableSend failed : outcome.unavailableSends) {
 			Destination destination = failed.destination();
 			Pause pause = pausedNow.get(destination);
-			if (pause == null && acknowledgedElsewhereSince(destination, failed.sentAt())) {
-				pause = this.pausedDestinations.compute(destination, (key, previous) -> Pause
-					.after((previous != null) ? previous.times() + 1 : 1, this.retryPolicy, failed.error(), now));
+			if (pause == null && this.outages.acknowledgedElsewhereSince(destination, failed.sentAt())) {
+				pause = this.outages.pause(destination, failed.error(), now);
 				pausedNow.put(destination, pause);
 				logger.warn("Outbox " + destination + " is unavailable while its transport takes messages to other "
 						+ "destinations (" + failed.error() + "); its events wait, and nothing is sent to it for "
@@ -425,59 +374,9 @@ public class BatchDelivery {
 		}
 	}
 
-	private boolean acknowledgedElsewhereSince(Destination destination, long since) {
-		for (Map.Entry<Destination, AtomicLong> acknowledged : this.lastAcknowledged.entrySet()) {
-			Destination other = acknowledged.getKey();
-			if (other.transport().equals(destination.transport()) && !other.equals(destination)
-					&& acknowledged.getValue().get() - since >= 0) {
-				return true;
-			}
-		}
-		return false;
-	}
-
 	private static String describe(Throwable ex) {
 		Throwable cause = NestedExceptionUtils.getMostSpecificCause(ex);
 		return cause.getClass().getName() + ": " + cause.getMessage();
-	}
-
-	/** Where a message goes: a destination of a transport. */
-	private record Destination(String transport, String name) {
-
-		static Destination of(ClaimedEvent event) {
-			return new Destination(event.transport(), event.message().destination());
-		}
-
-		boolean matches(ClaimedEvent event) {
-			return this.transport.equals(event.transport()) && this.name.equals(event.message().destination());
-		}
-
-		@Override
-		public String toString() {
-			return "destination '" + this.name + "' of transport '" + this.transport + "'";
-		}
-
-	}
-
-	/**
-	 * Nothing is sent to a destination until {@code until} ({@link System#nanoTime()}): the
-	 * {@code times}-th pause in a row after it failed with {@code error}.
-	 */
-	private record Pause(long until, Duration length, Instant endsAt, int times, String error) {
-
-		static Pause after(int times, RetryPolicy retryPolicy, String error, long now) {
-			Duration length = retryPolicy.delayAfter(times);
-			return new Pause(now + length.toNanos(), length, Instant.now().plus(length), times, error);
-		}
-
-		boolean isActiveAt(long now) {
-			return this.until - now > 0;
-		}
-
-		Duration remainingAt(long now) {
-			return Duration.ofNanos(Math.max(0, this.until - now));
-		}
-
 	}
 
 	private record Sent(ClaimedEvent event, long sentAt, CompletableFuture<Instant> acknowledgement) {

@@ -171,8 +171,8 @@ class BatchDeliveryTests {
 		assertThat(this.outbox.row(n1.id()).status()).isEqualTo("PENDING");
 		assertThat(this.outbox.row(n1.id()).attempts()).isZero();
 		assertThat(this.outbox.row(m1.id()).status()).isEqualTo("PUBLISHED");
-		assertThat(delivery.unavailableTransports()).containsExactly("down");
-		assertThat(delivery.pausedDestinations()).isEmpty();
+		assertThat(delivery.outages().unavailableTransports()).containsExactly("down");
+		assertThat(delivery.outages().pausedDestinations()).isEmpty();
 	}
 
 	@Test
@@ -204,14 +204,14 @@ class BatchDeliveryTests {
 		Instant inHalfAMinute = this.outbox.databaseNow().plusSeconds(30);
 		assertThat(this.outbox.row(m1.id()).availableAt()).isAfter(inHalfAMinute);
 		assertThat(this.outbox.row(m2.id()).availableAt()).isAfter(inHalfAMinute);
-		assertThat(delivery.pausedDestinations()).singleElement().satisfies((paused) -> {
+		assertThat(delivery.outages().pausedDestinations()).singleElement().satisfies((paused) -> {
 			assertThat(paused.transport()).isEqualTo("log");
 			assertThat(paused.destination()).isEqualTo("missing");
 			assertThat(paused.until()).isAfter(Instant.now().plusSeconds(30));
 			assertThat(paused.pauses()).isOne();
 			assertThat(paused.error()).contains("Topic missing not present in metadata");
 		});
-		assertThat(delivery.unavailableTransports()).isEmpty();
+		assertThat(delivery.outages().unavailableTransports()).isEmpty();
 	}
 
 	@Test
@@ -239,7 +239,7 @@ class BatchDeliveryTests {
 		assertThat(resumed.published()).isOne();
 		assertThat(transport.broker.sent).containsExactly(k1.id(), m1.id(), m2.id());
 		assertThat(this.outbox.row(m2.id()).status()).isEqualTo("PUBLISHED");
-		assertThat(delivery.pausedDestinations()).isEmpty();
+		assertThat(delivery.outages().pausedDestinations()).isEmpty();
 	}
 
 	@Test
