@@ -14,6 +14,8 @@ import org.springframework.util.Assert;
  * The SQL the outbox runs, loaded from {@code db/outbox/statements/<vendor>.properties} for one table.
  *
  * @param insert inserts one captured event
+ * @param beforeClaimDue run in the claim's transaction before {@code claimDue} (empty for nothing): on
+ * PostgreSQL, keeps the planner to the pending index however stale the table's statistics are
  * @param claimDue locks due pending rows in seq order, skipping locked ones
  * @param claimByIds locks the pending rows among given ids, skipping locked ones, and flags those an
  * earlier pending row of their key outside the ids holds back
@@ -33,10 +35,11 @@ import org.springframework.util.Assert;
  * @param listByStatus lists a page of the rows of one status, in seq order
  * @param discard deletes one pending or DEAD row
  */
-public record OutboxStatements(String insert, String claimDue, String claimByIds, String heldBack,
-		String markPublished, String markFailed, String resumeBackedOff, String resumeBackedOffDestination,
-		String tableExists, String retryDead, String retryAllDead, String retryAllDeadOfType, String deletePublished,
-		String deleteDead, String backlog, String countByStatus, String listByStatus, String discard) {
+public record OutboxStatements(String insert, String beforeClaimDue, String claimDue, String claimByIds,
+		String heldBack, String markPublished, String markFailed, String resumeBackedOff,
+		String resumeBackedOffDestination, String tableExists, String retryDead, String retryAllDead,
+		String retryAllDeadOfType, String deletePublished, String deleteDead, String backlog, String countByStatus,
+		String listByStatus, String discard) {
 
 	private static final Pattern PLAIN_IDENTIFIER = Pattern.compile("[A-Za-z_][A-Za-z0-9_]{0,47}");
 
@@ -59,7 +62,8 @@ public record OutboxStatements(String insert, String claimDue, String claimByIds
 				"{dead-head-of-line}", deadBlocks ? sql.getProperty("dead-head-of-line") : "", "{dead-held-back}",
 				deadHeldBack, "{held-back-flag}",
 				perKeyOrdering ? sql.getProperty("held-back-flag").replace("{dead-held-back}", deadHeldBack) : "0");
-		return new OutboxStatements(expand(sql, "insert", table, clauses), expand(sql, "claim-due", table, clauses),
+		return new OutboxStatements(expand(sql, "insert", table, clauses),
+				expand(sql, "before-claim-due", table, clauses), expand(sql, "claim-due", table, clauses),
 				expand(sql, "claim-by-ids", table, clauses), expand(sql, "held-back", table, clauses),
 				expand(sql, "mark-published", table, clauses), expand(sql, "mark-failed", table, clauses),
 				expand(sql, "resume-backed-off", table, clauses),

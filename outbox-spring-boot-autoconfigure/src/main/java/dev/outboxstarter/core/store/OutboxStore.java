@@ -112,6 +112,9 @@ public class OutboxStore {
 		MapSqlParameterSource parameters = new MapSqlParameterSource("limit", limit)
 			.addValue("candidates", limit * CLAIM_CANDIDATES_PER_ROW)
 			.addValue("afterSeq", afterSeq);
+		if (!this.sql.beforeClaimDue().isEmpty()) {
+			this.jdbc.getJdbcOperations().execute(this.sql.beforeClaimDue());
+		}
 		return this.jdbc.query(this.sql.claimDue(), parameters, this::claimedEvent);
 	}
 
