@@ -25,6 +25,7 @@ import dev.outboxstarter.core.capture.RouteDefinition;
 import dev.outboxstarter.core.capture.TransactionalOutbox;
 import dev.outboxstarter.core.fastpath.FastPathDispatcher;
 import dev.outboxstarter.core.publish.BatchDelivery;
+import dev.outboxstarter.core.publish.Outages;
 import dev.outboxstarter.core.publish.OutboxDeliveryListener;
 import dev.outboxstarter.core.publish.OutboxTransport;
 import dev.outboxstarter.core.publish.OutboxTransportDecorator;
@@ -113,6 +114,11 @@ public final class OutboxAutoConfiguration {
 		return new BatchDelivery(store, byName, retryPolicy, properties.getPublishTimeout(),
 				properties.getOrdering() == Ordering.PER_KEY, OutboxTransactions.readCommitted(dataSource),
 				listeners.orderedStream().toList());
+	}
+
+	@Bean
+	Outages outboxOutages(BatchDelivery delivery) {
+		return delivery.outages();
 	}
 
 	@Bean

@@ -2,7 +2,6 @@ package dev.outboxstarter.autoconfigure;
 
 import dev.outboxstarter.actuate.OutboxEndpoint;
 import dev.outboxstarter.core.DeadEvents;
-import dev.outboxstarter.core.publish.BatchDelivery;
 import dev.outboxstarter.core.publish.Outages;
 import dev.outboxstarter.core.store.OutboxStore;
 
@@ -27,11 +26,10 @@ public final class OutboxEndpointAutoConfiguration {
 
 	@Bean
 	@ConditionalOnMissingBean
-	OutboxEndpoint outboxEndpoint(OutboxStore store, DeadEvents deadEvents, ObjectProvider<BatchDelivery> delivery,
+	OutboxEndpoint outboxEndpoint(OutboxStore store, DeadEvents deadEvents, ObjectProvider<Outages> outages,
 			OutboxProperties properties) {
-		BatchDelivery publishing = delivery.getIfAvailable();
-		Outages outages = (publishing != null) ? publishing.outages() : null;
-		return new OutboxEndpoint(store, deadEvents, outages, properties.getEndpoint().isShowPayload());
+		return new OutboxEndpoint(store, deadEvents, outages.getIfAvailable(),
+				properties.getEndpoint().isShowPayload());
 	}
 
 }

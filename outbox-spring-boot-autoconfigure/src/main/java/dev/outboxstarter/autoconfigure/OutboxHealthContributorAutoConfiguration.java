@@ -2,7 +2,6 @@ package dev.outboxstarter.autoconfigure;
 
 import dev.outboxstarter.actuate.OutboxHealthIndicator;
 import dev.outboxstarter.core.backlog.BacklogMonitor;
-import dev.outboxstarter.core.publish.BatchDelivery;
 import dev.outboxstarter.core.publish.Outages;
 import dev.outboxstarter.core.relay.OutboxRelay;
 
@@ -28,11 +27,9 @@ public final class OutboxHealthContributorAutoConfiguration {
 	@Bean
 	@ConditionalOnMissingBean(name = "outboxHealthIndicator")
 	OutboxHealthIndicator outboxHealthIndicator(BacklogMonitor backlog, ObjectProvider<OutboxRelay> relay,
-			ObjectProvider<BatchDelivery> delivery, OutboxProperties properties) {
+			ObjectProvider<Outages> outages, OutboxProperties properties) {
 		OutboxProperties.Health health = properties.getHealth();
-		BatchDelivery publishing = delivery.getIfAvailable();
-		Outages outages = (publishing != null) ? publishing.outages() : null;
-		return new OutboxHealthIndicator(backlog, relay.getIfAvailable(), outages,
+		return new OutboxHealthIndicator(backlog, relay.getIfAvailable(), outages.getIfAvailable(),
 				health.getMaxOldestPendingAge(), health.getMaxTimeSinceRelayRun(), health.getMaxDeadEvents());
 	}
 

@@ -2,7 +2,7 @@ package dev.outboxstarter.autoconfigure;
 
 import dev.outboxstarter.core.backlog.BacklogMonitor;
 import dev.outboxstarter.core.fastpath.FastPathDispatcher;
-import dev.outboxstarter.core.publish.BatchDelivery;
+import dev.outboxstarter.core.publish.Outages;
 import dev.outboxstarter.core.publish.OutboxTransport;
 import dev.outboxstarter.metrics.AvailabilityMetrics;
 import dev.outboxstarter.metrics.FastPathMetrics;
@@ -50,9 +50,9 @@ public final class OutboxMetricsAutoConfiguration {
 	}
 
 	@Bean
-	@ConditionalOnBean(BatchDelivery.class)
-	AvailabilityMetrics outboxAvailabilityMetrics(BatchDelivery delivery) {
-		return new AvailabilityMetrics(delivery.outages());
+	@ConditionalOnBean(Outages.class)
+	AvailabilityMetrics outboxAvailabilityMetrics(Outages outages) {
+		return new AvailabilityMetrics(outages);
 	}
 
 }

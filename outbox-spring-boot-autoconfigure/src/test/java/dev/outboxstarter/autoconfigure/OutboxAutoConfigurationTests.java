@@ -5,6 +5,7 @@ import java.util.UUID;
 import dev.outboxstarter.core.Outbox;
 import dev.outboxstarter.core.capture.OutboxCapture;
 import dev.outboxstarter.core.fastpath.FastPathDispatcher;
+import dev.outboxstarter.core.publish.Outages;
 import dev.outboxstarter.core.relay.OutboxRelay;
 import dev.outboxstarter.core.schema.FlywayOutboxSchemaInitializer;
 import dev.outboxstarter.core.schema.OutboxSchemaInitializer;
@@ -41,6 +42,7 @@ class OutboxAutoConfigurationTests {
 				.hasSingleBean(OutboxCapture.class)
 				.hasSingleBean(FastPathDispatcher.class)
 				.hasSingleBean(OutboxRelay.class)
+				.hasSingleBean(Outages.class)
 				.hasSingleBean(KafkaOutboxTransport.class)
 				.getBean(OutboxSchemaInitializer.class)
 				.isInstanceOf(FlywayOutboxSchemaInitializer.class);

@@ -6,6 +6,7 @@ import dev.outboxstarter.actuate.OutboxEndpoint;
 import dev.outboxstarter.actuate.OutboxHealthIndicator;
 import dev.outboxstarter.core.backlog.BacklogMonitor;
 import dev.outboxstarter.core.capture.OutboxCapture;
+import dev.outboxstarter.metrics.AvailabilityMetrics;
 import dev.outboxstarter.metrics.FastPathMetrics;
 import dev.outboxstarter.metrics.OutboxMetrics;
 import org.junit.jupiter.api.Test;
@@ -44,6 +45,7 @@ class OutboxOperationsAutoConfigurationTests {
 			assertThat(context).hasSingleBean(BacklogMonitor.class)
 				.hasSingleBean(OutboxMetrics.class)
 				.hasSingleBean(FastPathMetrics.class)
+				.hasSingleBean(AvailabilityMetrics.class)
 				.hasBean("outboxHealthIndicator")
 				.hasSingleBean(OutboxHealthIndicator.class)
 				.doesNotHaveBean(OutboxEndpoint.class);
