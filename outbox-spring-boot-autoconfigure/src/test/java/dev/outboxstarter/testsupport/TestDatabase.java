@@ -21,14 +21,16 @@ import org.springframework.test.context.DynamicPropertyRegistry;
  * The databases the tests run against: real PostgreSQL and MariaDB, and embedded H2. With Docker
  * available they run in Testcontainers; otherwise the local services are used (PostgreSQL on
  * 127.0.0.1:5432 and MariaDB on 127.0.0.1:3306, database {@code test}). The environment variable
- * {@code OUTBOX_TEST_SERVICES} forces the choice: {@code local} or {@code testcontainers}.
+ * {@code OUTBOX_TEST_SERVICES} forces the choice: {@code local} or {@code testcontainers}; and
+ * {@code OUTBOX_TEST_DATABASE} names another local database (which must exist), so that two checkouts
+ * can run their tests at once without sharing tables.
  */
 public enum TestDatabase {
 
-	POSTGRESQL("jdbc:postgresql://127.0.0.1:5432/test", "postgres", "",
+	POSTGRESQL("jdbc:postgresql://127.0.0.1:5432/" + localDatabase(), "postgres", "",
 			() -> new PostgreSQLContainer("postgres:16-alpine")),
 
-	MARIADB("jdbc:mariadb://127.0.0.1:3306/test", "root", "", () -> new MariaDBContainer("mariadb:11")),
+	MARIADB("jdbc:mariadb://127.0.0.1:3306/" + localDatabase(), "root", "", () -> new MariaDBContainer("mariadb:11")),
 
 	H2("jdbc:h2:mem:outbox;DB_CLOSE_DELAY=-1", "sa", "", null);
 
@@ -120,6 +122,11 @@ public enum TestDatabase {
 			this.started = candidate;
 		}
 		return this.started;
+	}
+
+	private static String localDatabase() {
+		String name = System.getenv("OUTBOX_TEST_DATABASE");
+		return (name != null && !name.isBlank()) ? name : "test";
 	}
 
 	private static boolean decideTestcontainers() {
