@@ -2,6 +2,7 @@ package dev.outboxstarter.actuate;
 
 import java.time.Instant;
 import java.util.Arrays;
+import java.util.Collection;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -21,7 +22,10 @@ import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
 
+import org.springframework.boot.actuate.endpoint.Access;
 import org.springframework.boot.actuate.endpoint.InvalidEndpointRequestException;
+import org.springframework.boot.actuate.endpoint.SecurityContext;
+import org.springframework.boot.actuate.endpoint.Show;
 import org.springframework.boot.actuate.endpoint.annotation.DeleteOperation;
 import org.springframework.boot.actuate.endpoint.annotation.Endpoint;
 import org.springframework.boot.actuate.endpoint.annotation.ReadOperation;
@@ -35,14 +39,17 @@ import org.springframework.boot.actuate.endpoint.annotation.WriteOperation;
  * <li>{@code GET /actuator/outbox}: counts by status and transport, the oldest pending event's age, and
  * the transports and destinations this instance cannot publish to for now;</li>
  * <li>{@code GET /actuator/outbox/dead} or {@code /pending}, with {@code page} and {@code size}: the
- * events, oldest first (payloads only with {@code outbox.endpoint.show-payload=true});</li>
+ * events, oldest first (their payload and headers only as {@code management.endpoint.outbox.show-values}
+ * allows);</li>
  * <li>{@code POST /actuator/outbox/{id}}: retries one DEAD event;</li>
  * <li>{@code POST /actuator/outbox}, optionally with {@code {"eventType": "…"}}: retries every DEAD
  * event (of that type);</li>
  * <li>{@code DELETE /actuator/outbox/{id}}: discards one pending or DEAD event.</li>
  * </ul>
+ * Its default access is read-only: the retry and discard operations exist only where the application
+ * grants more, with {@code management.endpoint.outbox.access=unrestricted}.
  */
-@Endpoint(id = "outbox")
+@Endpoint(id = "outbox", defaultAccess = Access.READ_ONLY)
 public class OutboxEndpoint {
 
 	private static final Log logger = LogFactory.getLog(OutboxEndpoint.class);
@@ -57,21 +64,26 @@ public class OutboxEndpoint {
 
 	private final @Nullable Outages outages;
 
-	private final boolean showPayload;
+	private final Show showValues;
+
+	private final Set<String> roles;
 
 	/**
 	 * Creates the endpoint.
 	 * @param store reads the table
 	 * @param deadEvents retries DEAD events
 	 * @param outages what this instance found unavailable, or {@code null} when it publishes nothing
-	 * @param showPayload whether listed events include their payload and headers
+	 * @param showValues when listed events include their payload and headers
+	 * @param roles the roles a user needs to see them with {@link Show#WHEN_AUTHORIZED} (none: any
+	 * authenticated user)
 	 */
-	public OutboxEndpoint(OutboxStore store, DeadEvents deadEvents, @Nullable Outages outages,
-			boolean showPayload) {
+	public OutboxEndpoint(OutboxStore store, DeadEvents deadEvents, @Nullable Outages outages, Show showValues,
+			Collection<String> roles) {
 		this.store = store;
 		this.deadEvents = deadEvents;
 		this.outages = outages;
-		this.showPayload = showPayload;
+		this.showValues = showValues;
+		this.roles = Set.copyOf(roles);
 	}
 
 	/**
@@ -96,10 +108,12 @@ public class OutboxEndpoint {
 	 * @param status {@code pending} or {@code dead}
 	 * @param page the page, from 0
 	 * @param size events per page, at most 200
+	 * @param securityContext who asks, which decides whether payloads and headers are shown
 	 * @return the page
 	 */
 	@ReadOperation
-	public EventsPage events(@Selector String status, @Nullable Integer page, @Nullable Integer size) {
+	public EventsPage events(@Selector String status, @Nullable Integer page, @Nullable Integer size,
+			SecurityContext securityContext) {
 		EventStatus eventStatus = listableStatus(status);
 		int pageNumber = (page != null) ? page : 0;
 		int pageSize = (size != null) ? size : DEFAULT_PAGE_SIZE;
@@ -110,7 +124,8 @@ public class OutboxEndpoint {
 			throw new InvalidEndpointRequestException(
 					"size must be between 1 and " + MAX_PAGE_SIZE + ", not " + pageSize, "Bad size");
 		}
-		List<StoredEvent> events = this.store.list(eventStatus, pageNumber * pageSize, pageSize, this.showPayload);
+		boolean showValues = this.showValues.isShown(securityContext, this.roles);
+		List<StoredEvent> events = this.store.list(eventStatus, pageNumber * pageSize, pageSize, showValues);
 		return new EventsPage(eventStatus, pageNumber, pageSize, events);
 	}
 

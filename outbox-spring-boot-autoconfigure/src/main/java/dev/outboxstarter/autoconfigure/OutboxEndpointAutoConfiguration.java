@@ -12,24 +12,28 @@ import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.annotation.Bean;
 
 /**
  * Auto-configuration of the {@code outbox} actuator endpoint, when it is available (its access is not
- * none and it is exposed, as for any endpoint).
+ * none and it is exposed, as for any endpoint). Its access is read-only unless
+ * {@code management.endpoint.outbox.access} (or {@code management.endpoints.access.default}) says
+ * otherwise.
  */
 @AutoConfiguration(after = OutboxAutoConfiguration.class)
 @ConditionalOnClass({ Endpoint.class, ConditionalOnAvailableEndpoint.class })
 @ConditionalOnBean({ OutboxStore.class, DeadEvents.class })
 @ConditionalOnAvailableEndpoint(OutboxEndpoint.class)
+@EnableConfigurationProperties(OutboxEndpointProperties.class)
 public final class OutboxEndpointAutoConfiguration {
 
 	@Bean
 	@ConditionalOnMissingBean
 	OutboxEndpoint outboxEndpoint(OutboxStore store, DeadEvents deadEvents, ObjectProvider<Outages> outages,
-			OutboxProperties properties) {
-		return new OutboxEndpoint(store, deadEvents, outages.getIfAvailable(),
-				properties.getEndpoint().isShowPayload());
+			OutboxEndpointProperties properties) {
+		return new OutboxEndpoint(store, deadEvents, outages.getIfAvailable(), properties.getShowValues(),
+				properties.getRoles());
 	}
 
 }

@@ -76,8 +76,6 @@ public class OutboxProperties {
 
 	private final Health health;
 
-	private final Endpoint endpoint;
-
 	private final Inbox inbox;
 
 	/**
@@ -92,8 +90,8 @@ public class OutboxProperties {
 			@DefaultValue("10s") Duration publishTimeout,
 			@DefaultValue("10s") Duration shutdownTimeout, @DefaultValue FastPath fastPath, @DefaultValue Relay relay,
 			@DefaultValue Retry retry, @DefaultValue Schema schema, @DefaultValue Cleanup cleanup,
-			@DefaultValue Backlog backlog, @DefaultValue Health health, @DefaultValue Endpoint endpoint,
-			@DefaultValue Inbox inbox, @Nullable Map<String, Route> routes) {
+			@DefaultValue Backlog backlog, @DefaultValue Health health, @DefaultValue Inbox inbox,
+			@Nullable Map<String, Route> routes) {
 		checkTableName(tableName);
 		Assert.isTrue(maxPayloadSize.toBytes() > 0, "outbox.max-payload-size must be positive");
 		Assert.hasText(defaultTransport, "outbox.default-transport must not be empty");
@@ -117,7 +115,6 @@ public class OutboxProperties {
 		this.cleanup = cleanup;
 		this.backlog = backlog;
 		this.health = health;
-		this.endpoint = endpoint;
 		this.inbox = inbox;
 		this.routes = (routes != null) ? Map.copyOf(routes) : Map.of();
 	}
@@ -193,10 +190,6 @@ public class OutboxProperties {
 
 	public Health getHealth() {
 		return this.health;
-	}
-
-	public Endpoint getEndpoint() {
-		return this.endpoint;
 	}
 
 	public Inbox getInbox() {
@@ -534,26 +527,6 @@ public class OutboxProperties {
 
 		public @Nullable Long getMaxDeadEvents() {
 			return this.maxDeadEvents;
-		}
-
-	}
-
-	/**
-	 * The 'outbox' actuator endpoint.
-	 */
-	public static class Endpoint {
-
-		/**
-		 * Whether listed events include their payload and headers, which may hold personal data.
-		 */
-		private final boolean showPayload;
-
-		public Endpoint(@DefaultValue("false") boolean showPayload) {
-			this.showPayload = showPayload;
-		}
-
-		public boolean isShowPayload() {
-			return this.showPayload;
 		}
 
 	}

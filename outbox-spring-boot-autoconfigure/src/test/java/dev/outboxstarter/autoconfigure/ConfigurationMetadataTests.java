@@ -15,8 +15,9 @@ import org.springframework.core.io.ClassPathResource;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Every {@code outbox.*} property is documented where users look: in the generated configuration
- * metadata (IDE completion) with a description, and in the README's configuration table.
+ * Every {@code outbox.*} and {@code management.endpoint.outbox.*} property is documented where users
+ * look: in the generated configuration metadata (IDE completion) with a description, and in the README's
+ * configuration table.
  */
 class ConfigurationMetadataTests {
 
@@ -28,7 +29,8 @@ class ConfigurationMetadataTests {
 		}
 		List<JsonNode> properties = metadata.get("properties")
 			.valueStream()
-			.filter((property) -> property.get("name").asString().startsWith("outbox."))
+			.filter((property) -> property.get("name").asString().startsWith("outbox.")
+					|| property.get("name").asString().startsWith("management.endpoint.outbox."))
 			.toList();
 		assertThat(properties).hasSizeGreaterThan(30);
 		String readme = Files.readString(Path.of("..", "README.md"));

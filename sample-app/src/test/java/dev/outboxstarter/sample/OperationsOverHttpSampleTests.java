@@ -3,15 +3,22 @@ package dev.outboxstarter.sample;
 import java.math.BigDecimal;
 import java.time.Duration;
 import java.util.Map;
+import java.util.Objects;
 import java.util.UUID;
+import java.util.function.Consumer;
 
+import dev.outboxstarter.sample.orders.OrderController.OrderView;
+import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.Test;
+import tools.jackson.databind.JsonNode;
 
 import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.beans.factory.annotation.Value;
 import org.springframework.boot.micrometer.metrics.test.autoconfigure.AutoConfigureMetrics;
 import org.springframework.boot.resttestclient.autoconfigure.AutoConfigureRestTestClient;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.context.SpringBootTest.WebEnvironment;
+import org.springframework.http.HttpHeaders;
 import org.springframework.http.MediaType;
 import org.springframework.test.web.servlet.client.RestTestClient;
 
@@ -19,16 +26,26 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
- * The outbox's operations side over the sample's real HTTP server, as an operator reaches it: health,
- * metrics, Prometheus and the {@code outbox} endpoint's reads and actions.
+ * The outbox's operations side over the sample's real HTTP server: health, metrics, Prometheus and the
+ * {@code outbox} endpoint's reads for everyone; its actions, and the events' payloads, for the operator
+ * only (HTTP basic, role {@code OPERATOR}).
  */
 @SpringBootTest(webEnvironment = WebEnvironment.RANDOM_PORT)
 @AutoConfigureRestTestClient
 @AutoConfigureMetrics
 class OperationsOverHttpSampleTests {
 
+	private static final Consumer<HttpHeaders> ANONYMOUS = (headers) -> {
+	};
+
 	@Autowired
 	private RestTestClient http;
+
+	@Value("${spring.security.user.name}")
+	private String operator;
+
+	@Value("${spring.security.user.password}")
+	private String operatorPassword;
 
 	@Test
 	void healthMetricsPrometheusAndTheOutboxEndpointAnswerOverHttp() {
@@ -91,8 +108,32 @@ class OperationsOverHttpSampleTests {
 			.exchange()
 			.expectStatus()
 			.isBadRequest();
+	}
+
+	@Test
+	void outboxActionsAreRefusedAnonymouslyAndCarriedOutForTheOperator() {
+		UUID id = UUID.randomUUID();
 		this.http.post()
 			.uri("/actuator/outbox")
+			.contentType(MediaType.APPLICATION_JSON)
+			.body("{}")
+			.exchange()
+			.expectStatus()
+			.isUnauthorized()
+			.expectHeader()
+			.valueMatches(HttpHeaders.WWW_AUTHENTICATE, "Basic .*");
+		this.http.post().uri("/actuator/outbox/{id}", id).exchange().expectStatus().isUnauthorized();
+		this.http.delete().uri("/actuator/outbox/{id}", id).exchange().expectStatus().isUnauthorized();
+		this.http.delete()
+			.uri("/actuator/outbox/{id}", id)
+			.headers((headers) -> headers.setBasicAuth(this.operator, "wrong"))
+			.exchange()
+			.expectStatus()
+			.isUnauthorized();
+
+		this.http.post()
+			.uri("/actuator/outbox")
+			.headers(this::asOperator)
 			.contentType(MediaType.APPLICATION_JSON)
 			.body("{}")
 			.exchange()
@@ -104,7 +145,8 @@ class OperationsOverHttpSampleTests {
 			.jsonPath("$.events")
 			.isEqualTo(0);
 		this.http.post()
-			.uri("/actuator/outbox/{id}", UUID.randomUUID())
+			.uri("/actuator/outbox/{id}", id)
+			.headers(this::asOperator)
 			.exchange()
 			.expectStatus()
 			.isOk()
@@ -112,13 +154,46 @@ class OperationsOverHttpSampleTests {
 			.jsonPath("$.events")
 			.isEqualTo(0);
 		this.http.delete()
-			.uri("/actuator/outbox/{id}", UUID.randomUUID())
+			.uri("/actuator/outbox/{id}", id)
+			.headers(this::asOperator)
 			.exchange()
 			.expectStatus()
 			.isOk()
 			.expectBody()
 			.jsonPath("$.action")
 			.isEqualTo("discard");
+	}
+
+	@Test
+	void pendingEventsPayloadIsShownToTheOperatorOnlyWhoAloneMayDiscardTheEvent() {
+		this.http.put().uri("/simulation/outage").exchange().expectStatus().isOk();
+		try {
+			UUID order = placeOrder("payload reader");
+			JsonNode asAnyone = await().atMost(Duration.ofSeconds(30))
+				.pollInterval(Duration.ofMillis(100))
+				.until(() -> pendingEventOf(order, ANONYMOUS), Objects::nonNull);
+			assertThat(asAnyone.path("payload").isNull()).as("payload hidden from anonymous readers").isTrue();
+			assertThat(asAnyone.path("headers").isNull()).as("headers hidden from anonymous readers").isTrue();
+			JsonNode asOperator = pendingEventOf(order, this::asOperator);
+			assertThat(asOperator.path("payload").asString()).contains("payload reader");
+
+			String eventId = asAnyone.get("id").asString();
+			this.http.delete().uri("/actuator/outbox/{id}", eventId).exchange().expectStatus().isUnauthorized();
+			assertThat(pendingEventOf(order, ANONYMOUS)).as("still pending").isNotNull();
+			this.http.delete()
+				.uri("/actuator/outbox/{id}", eventId)
+				.headers(this::asOperator)
+				.exchange()
+				.expectStatus()
+				.isOk()
+				.expectBody()
+				.jsonPath("$.events")
+				.isEqualTo(1);
+			assertThat(pendingEventOf(order, ANONYMOUS)).as("discarded").isNull();
+		}
+		finally {
+			this.http.delete().uri("/simulation/outage").exchange().expectStatus().isOk();
+		}
 	}
 
 	@Test
@@ -161,14 +236,39 @@ class OperationsOverHttpSampleTests {
 				.isEqualTo(0));
 	}
 
-	private void placeOrder(String customer) {
-		this.http.post()
+	private UUID placeOrder(String customer) {
+		return this.http.post()
 			.uri("/orders")
 			.contentType(MediaType.APPLICATION_JSON)
 			.body(Map.of("customer", customer, "amount", new BigDecimal("1.00")))
 			.exchange()
 			.expectStatus()
-			.isCreated();
+			.isCreated()
+			.expectBody(OrderView.class)
+			.returnResult()
+			.getResponseBody()
+			.id();
+	}
+
+	private @Nullable JsonNode pendingEventOf(UUID order, Consumer<HttpHeaders> credentials) {
+		JsonNode page = this.http.get()
+			.uri("/actuator/outbox/pending?size=200")
+			.headers(credentials)
+			.exchange()
+			.expectStatus()
+			.isOk()
+			.expectBody(JsonNode.class)
+			.returnResult()
+			.getResponseBody();
+		return page.get("events")
+			.valueStream()
+			.filter((event) -> order.toString().equals(event.get("key").asString()))
+			.findFirst()
+			.orElse(null);
+	}
+
+	private void asOperator(HttpHeaders headers) {
+		headers.setBasicAuth(this.operator, this.operatorPassword);
 	}
 
 }
