@@ -420,7 +420,7 @@ public class OutboxProperties {
 		private final Duration publishedRetention;
 
 		/**
-		 * How long DEAD rows are kept after they were written. Unset: kept until retried or deleted by hand.
+		 * How long DEAD rows are kept after they became DEAD. Unset: kept until retried or deleted by hand.
 		 */
 		private final @Nullable Duration deadRetention;
 

@@ -41,7 +41,7 @@ class OutboxSchemaTests {
 
 	private static final List<String> COLUMNS = List.of("id", "seq", "aggregate_type", "aggregate_id", "event_type",
 			"transport", "destination", "message_key", "payload", "headers", "status", "attempts", "available_at",
-			"last_error", "created_at", "published_at");
+			"last_error", "created_at", "published_at", "dead_at");
 
 	@ParameterizedTest
 	@EnumSource(TestDatabase.class)
