@@ -24,7 +24,7 @@ public class OutboxProperties {
 
 	/**
 	 * Name of the outbox table, a plain SQL identifier. Its migrations are recorded in
-	 * '<table-name>_schema_history'.
+	 * '<table-name>_schema_history' (Flyway) or '<table-name>_script_history' (scripts).
 	 */
 	private final String tableName;
 
@@ -413,7 +413,7 @@ public class OutboxProperties {
 		private final Duration publishedRetention;
 
 		/**
-		 * How long DEAD rows are kept after they were written. Unset: kept until retried or deleted by hand.
+		 * How long DEAD rows are kept after they became DEAD. Unset: kept until retried or deleted by hand.
 		 */
 		private final @Nullable Duration deadRetention;
 
@@ -635,9 +635,10 @@ public class OutboxProperties {
 	public static class Schema {
 
 		/**
-		 * How the outbox table is created: 'flyway' applies the shipped migrations with a history table
-		 * of their own, 'scripts' runs the shipped scripts when the table is missing, 'none' only checks
-		 * the table exists, 'auto' is 'flyway' when Flyway is on the classpath and 'scripts' otherwise.
+		 * How the outbox table is created and upgraded: 'flyway' applies the shipped migrations with a
+		 * history table of their own, 'scripts' applies the shipped scripts the table lacks and records
+		 * them in a table of their own, 'none' only checks the table exists, 'auto' is 'flyway' when Flyway
+		 * is on the classpath and 'scripts' otherwise.
 		 */
 		private final Mode mode;
 
@@ -660,7 +661,7 @@ public class OutboxProperties {
 			/** Versioned Flyway migrations with the outbox's own history table. */
 			FLYWAY,
 
-			/** The shipped SQL scripts, when the table is missing. */
+			/** The shipped SQL scripts the table lacks, recorded in '<table-name>_script_history'. */
 			SCRIPTS,
 
 			/** Nothing: the table must exist. */

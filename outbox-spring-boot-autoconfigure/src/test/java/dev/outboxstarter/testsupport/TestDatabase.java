@@ -94,7 +94,7 @@ public enum TestDatabase {
 	}
 
 	/**
-	 * Drops a table if it exists, and its Flyway history table.
+	 * Drops a table if it exists, and its Flyway and scripts history tables.
 	 * @param table the table name
 	 */
 	public void dropTable(String table) {
@@ -102,6 +102,7 @@ public enum TestDatabase {
 				Statement statement = connection.createStatement()) {
 			statement.execute("DROP TABLE IF EXISTS " + table);
 			statement.execute("DROP TABLE IF EXISTS " + table + "_schema_history");
+			statement.execute("DROP TABLE IF EXISTS " + table + "_script_history");
 			if (this == H2) {
 				// Flyway creates its history table on H2 with a quoted lower-case name.
 				statement.execute("DROP TABLE IF EXISTS \"" + table + "_schema_history\"");

@@ -25,7 +25,7 @@ public class OutboxCleanup extends BatchedCleanup {
 	 * @param store the outbox store
 	 * @param transactions transactions on the outbox data source, one per batch
 	 * @param publishedRetention how long published rows are kept
-	 * @param deadRetention how long DEAD rows are kept, or {@code null} to keep them
+	 * @param deadRetention how long DEAD rows are kept after they became DEAD, or {@code null} to keep them
 	 * @param batchSize most rows deleted per batch
 	 * @param interval pause between cleanups
 	 */

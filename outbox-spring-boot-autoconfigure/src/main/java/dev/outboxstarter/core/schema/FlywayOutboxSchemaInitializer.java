@@ -1,5 +1,7 @@
 package dev.outboxstarter.core.schema;
 
+import java.sql.Connection;
+import java.sql.SQLException;
 import java.util.Map;
 
 import javax.sql.DataSource;
@@ -7,11 +9,17 @@ import javax.sql.DataSource;
 import dev.outboxstarter.core.store.DatabaseVendor;
 import org.flywaydb.core.Flyway;
 import org.flywaydb.core.api.FlywayException;
+import org.flywaydb.core.api.configuration.FluentConfiguration;
+
+import org.springframework.jdbc.core.namedparam.NamedParameterJdbcTemplate;
+import org.springframework.jdbc.datasource.SingleConnectionDataSource;
 
 /**
  * Applies the versioned migrations of the outbox (or inbox) table with Flyway, recording them in a
  * history table of their own ({@code <table>_schema_history}) so they never mix with the
- * application's migrations.
+ * application's migrations. Instances starting at once take turns under a {@link SchemaLock}: Flyway's
+ * own lock guards its migrations but not the creation of its history table, which two instances on an
+ * empty schema can race for. A table the scripts mode set up is taken over at the version it has.
  */
 public class FlywayOutboxSchemaInitializer extends OutboxSchemaInitializer {
 
@@ -35,15 +43,46 @@ public class FlywayOutboxSchemaInitializer extends OutboxSchemaInitializer {
 
 	@Override
 	protected void initialize() {
-		Flyway flyway = Flyway.configure(getClass().getClassLoader())
+		SchemaStatements statements = SchemaStatements.load(DatabaseVendor.of(this.dataSource), this.table);
+		// This connection only holds the lock (and reads); Flyway takes its own from the data source.
+		try (Connection connection = this.dataSource.getConnection()) {
+			new SchemaLock(statements, this.table, SchemaLock.WAIT).holding(connection,
+					() -> migrate(baselineVersion(connection, statements)));
+		}
+		catch (SQLException ex) {
+			throw new IllegalStateException("Could not connect to set up the table '" + this.table + "': "
+					+ ex.getMessage(), ex);
+		}
+	}
+
+	/**
+	 * The version Flyway starts its history at: 0 for a new table, or for a table that the scripts mode
+	 * set up (no history of Flyway's yet), the version it has.
+	 */
+	private int baselineVersion(Connection connection, SchemaStatements statements) {
+		AppliedVersions applied = new AppliedVersions(
+				new NamedParameterJdbcTemplate(new SingleConnectionDataSource(connection, true)), statements,
+				this.table, MigrationScript.at(this.location, this.table, getClass().getClassLoader()));
+		if (applied.flywayHistoryExists() || !applied.tableExists(this.table)) {
+			return 0;
+		}
+		return applied.contiguous(applied.read());
+	}
+
+	private void migrate(int baselineVersion) {
+		FluentConfiguration configuration = Flyway.configure(getClass().getClassLoader())
 			.dataSource(this.dataSource)
 			.locations(this.location)
 			.table(this.table + "_schema_history")
 			.placeholders(Map.of("table", this.table))
-			// The schema already holds the application's tables: start this history at 0.
+			// The schema already holds the application's tables: start this history at 0, or at the
+			// version of a table the scripts set up.
 			.baselineOnMigrate(true)
-			.baselineVersion("0")
-			.load();
+			.baselineVersion(String.valueOf(baselineVersion));
+		if (baselineVersion > 0) {
+			configuration.baselineDescription("set up by outbox.schema.mode=scripts");
+		}
+		Flyway flyway = configuration.load();
 		try {
 			flyway.migrate();
 		}

@@ -1,12 +1,10 @@
 package dev.outboxstarter.core.schema;
 
-import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
-import java.util.Arrays;
-import java.util.Comparator;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.util.List;
+import java.util.Set;
 
 import javax.sql.DataSource;
 
@@ -14,17 +12,19 @@ import dev.outboxstarter.core.store.DatabaseVendor;
 import dev.outboxstarter.core.store.OutboxStore;
 
 import org.springframework.core.io.ByteArrayResource;
-import org.springframework.core.io.Resource;
-import org.springframework.core.io.support.PathMatchingResourcePatternResolver;
-import org.springframework.jdbc.datasource.init.ResourceDatabasePopulator;
+import org.springframework.dao.DataAccessException;
+import org.springframework.jdbc.core.namedparam.NamedParameterJdbcTemplate;
+import org.springframework.jdbc.datasource.SingleConnectionDataSource;
+import org.springframework.jdbc.datasource.init.ScriptUtils;
 
 /**
- * Creates the outbox (or inbox) table from the shipped SQL scripts when it does not exist, for
- * applications without Flyway. An existing table is left as it is.
+ * Brings the outbox (or inbox) table up to the shipped SQL scripts' latest version, for applications
+ * without Flyway: creates it when it is missing and applies the versions it lacks, each recorded in
+ * {@code <table>_script_history}. A table the scripts created before they kept that record is recognised
+ * by what it has (see {@link AppliedVersions}). Instances starting at once take turns under a
+ * {@link SchemaLock}, and each checks again what the table has once it holds the lock.
  */
 public class ScriptOutboxSchemaInitializer extends OutboxSchemaInitializer {
-
-	private static final Pattern VERSION = Pattern.compile("V(\\d+)__.*\\.sql");
 
 	private final DataSource dataSource;
 
@@ -38,7 +38,7 @@ public class ScriptOutboxSchemaInitializer extends OutboxSchemaInitializer {
 	 * Creates the initializer.
 	 * @param dataSource the data source
 	 * @param location the scripts, e.g. {@link DatabaseVendor#migrationLocation()}
-	 * @param store tells whether the table exists
+	 * @param store the outbox store, whose database vendor chooses the statements
 	 * @param table the table they create, put into their {@code ${table}} placeholder
 	 */
 	public ScriptOutboxSchemaInitializer(DataSource dataSource, String location, OutboxStore store, String table) {
@@ -50,40 +50,69 @@ public class ScriptOutboxSchemaInitializer extends OutboxSchemaInitializer {
 
 	@Override
 	protected void initialize() {
-		if (this.store.tableExists(this.table)) {
+		SchemaStatements statements = SchemaStatements.load(this.store.vendor(), this.table);
+		List<MigrationScript> scripts = MigrationScript.at(this.location, this.table, getClass().getClassLoader());
+		// One connection takes the lock and applies the scripts, so this needs no more than one from a pool.
+		try (Connection connection = this.dataSource.getConnection()) {
+			new SchemaLock(statements, this.table, SchemaLock.WAIT).holding(connection,
+					() -> upgrade(connection, statements, scripts));
+		}
+		catch (SQLException ex) {
+			throw new IllegalStateException("Could not connect to set up the table '" + this.table + "': "
+					+ ex.getMessage(), ex);
+		}
+	}
+
+	private void upgrade(Connection connection, SchemaStatements statements, List<MigrationScript> scripts) {
+		NamedParameterJdbcTemplate jdbc = new NamedParameterJdbcTemplate(new SingleConnectionDataSource(connection, true));
+		AppliedVersions history = new AppliedVersions(jdbc, statements, this.table, scripts);
+		Set<Integer> applied = history.read();
+		List<MigrationScript> missing = scripts.stream().filter((script) -> !applied.contains(script.version())).toList();
+		if (missing.isEmpty()) {
 			return;
 		}
-		ResourceDatabasePopulator populator = new ResourceDatabasePopulator();
-		for (Resource script : scripts()) {
-			populator.addScript(new ByteArrayResource(read(script).replace("${table}", this.table).getBytes(StandardCharsets.UTF_8),
-					script.getDescription()));
+		// A table from before the record, or from Flyway: its record starts with what it has had.
+		Set<Integer> recorded = history.recordedByScripts();
+		for (MigrationScript script : scripts) {
+			if (applied.contains(script.version()) && !recorded.contains(script.version())) {
+				history.record(script);
+			}
 		}
-		populator.execute(this.dataSource);
+		for (MigrationScript script : missing) {
+			apply(connection, script, history);
+		}
 	}
 
-	private Resource[] scripts() {
+	/**
+	 * Applies one version and records it in one transaction: on PostgreSQL, whose DDL is transactional,
+	 * a version is applied and recorded whole or not at all.
+	 */
+	private void apply(Connection connection, MigrationScript script, AppliedVersions history) {
 		try {
-			Resource[] scripts = new PathMatchingResourcePatternResolver(getClass().getClassLoader())
-				.getResources(this.location + "/V*__*.sql");
-			Arrays.sort(scripts, Comparator.comparingInt(ScriptOutboxSchemaInitializer::version));
-			return scripts;
+			boolean autoCommit = connection.getAutoCommit();
+			connection.setAutoCommit(false);
+			try {
+				ScriptUtils.executeSqlScript(connection,
+						new ByteArrayResource(script.sql().getBytes(StandardCharsets.UTF_8), script.name()));
+				history.record(script);
+				connection.commit();
+			}
+			catch (DataAccessException ex) {
+				connection.rollback();
+				throw new IllegalStateException("Could not apply " + script.name() + " to the table '" + this.table
+						+ "' (" + ex.getMessage() + "). On MariaDB, MySQL and H2 each DDL statement commits on its "
+						+ "own, so the statements of this script before the failing one may have been applied: "
+						+ "complete or undo them by hand and start again. If the table has this version's change "
+						+ "already, record it with a row (version " + script.version() + ", '" + script.name()
+						+ "', the time) in " + this.table + "_script_history", ex);
+			}
+			finally {
+				connection.setAutoCommit(autoCommit);
+			}
 		}
-		catch (IOException ex) {
-			throw new UncheckedIOException(ex);
-		}
-	}
-
-	private static int version(Resource script) {
-		Matcher matcher = VERSION.matcher(script.getFilename());
-		return matcher.matches() ? Integer.parseInt(matcher.group(1)) : Integer.MAX_VALUE;
-	}
-
-	private static String read(Resource script) {
-		try {
-			return script.getContentAsString(StandardCharsets.UTF_8);
-		}
-		catch (IOException ex) {
-			throw new UncheckedIOException(ex);
+		catch (SQLException ex) {
+			throw new IllegalStateException("Could not apply " + script.name() + " to the table '" + this.table + "': "
+					+ ex.getMessage(), ex);
 		}
 	}
 

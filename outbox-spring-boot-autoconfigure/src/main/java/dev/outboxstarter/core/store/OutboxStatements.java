@@ -29,7 +29,7 @@ import org.springframework.util.Assert;
  * @param retryAllDead puts every DEAD row back to pending
  * @param retryAllDeadOfType puts the DEAD rows of one event type back to pending
  * @param deletePublished deletes a batch of rows published longer ago than the retention
- * @param deleteDead deletes a batch of DEAD rows created longer ago than the retention
+ * @param deleteDead deletes a batch of rows that became DEAD longer ago than the retention
  * @param backlog counts pending and DEAD rows and reads the oldest pending row's age
  * @param countByStatus counts rows by status and transport
  * @param listByStatus lists a page of the rows of one status, in seq order

@@ -230,8 +230,9 @@ public class OutboxStore {
 	}
 
 	/**
-	 * Deletes up to {@code limit} DEAD rows created longer ago than {@code retention}.
-	 * @param retention how long dead rows are kept
+	 * Deletes up to {@code limit} rows that became {@code DEAD} longer ago than {@code retention}; a retried
+	 * row that failed again counts from its latest failure.
+	 * @param retention how long dead rows are kept after they became {@code DEAD}
 	 * @param limit the batch size
 	 * @return how many rows were deleted
 	 */

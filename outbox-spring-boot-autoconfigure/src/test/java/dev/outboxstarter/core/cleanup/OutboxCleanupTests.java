@@ -67,6 +67,59 @@ class OutboxCleanupTests {
 
 	@ParameterizedTest
 	@EnumSource(TestDatabase.class)
+	void deadRowIsKeptForItsRetentionFromWhenItBecameDeadNotFromWhenItWasWritten(TestDatabase database) {
+		OutboxTestTable outbox = OutboxTestTable.prepare(database, TABLE);
+		OutboxStore store = outbox.store();
+		CapturedEvent dead = event("G");
+		outbox.insert(store, Duration.ZERO, dead);
+		// Written two days ago, retried since, and DEAD now.
+		outbox.jdbc().update("UPDATE " + TABLE + " SET created_at = created_at - INTERVAL '2' DAY");
+		markDead(outbox, dead);
+
+		assertThat(cleanup(outbox, Duration.ZERO, HOUR).clean()).as("DEAD for less than an hour").isZero();
+
+		outbox.jdbc().update("UPDATE " + TABLE + " SET dead_at = dead_at - INTERVAL '2' HOUR");
+		assertThat(cleanup(outbox, Duration.ZERO, HOUR).clean()).as("DEAD for two hours").isEqualTo(1);
+	}
+
+	@ParameterizedTest
+	@EnumSource(TestDatabase.class)
+	void retriedRowThatDiesAgainIsKeptForItsRetentionFromItsLatestDeath(TestDatabase database) {
+		OutboxTestTable outbox = OutboxTestTable.prepare(database, TABLE);
+		OutboxStore store = outbox.store();
+		CapturedEvent dead = event("G");
+		outbox.insert(store, Duration.ZERO, dead);
+		markDead(outbox, dead);
+		outbox.jdbc().update("UPDATE " + TABLE + " SET dead_at = dead_at - INTERVAL '2' HOUR");
+
+		assertThat(store.retryDead(dead.id())).isTrue();
+		assertThat(outbox.jdbc().queryForObject("SELECT COUNT(*) FROM " + TABLE + " WHERE dead_at IS NULL", Integer.class))
+			.as("a retried row is no longer DEAD").isEqualTo(1);
+		markDead(outbox, dead);
+
+		assertThat(cleanup(outbox, Duration.ZERO, HOUR).clean()).isZero();
+	}
+
+	@ParameterizedTest
+	@EnumSource(TestDatabase.class)
+	void deadRowWithoutDeadAtCountsItsRetentionFromItsLastFailure(TestDatabase database) {
+		OutboxTestTable outbox = OutboxTestTable.prepare(database, TABLE);
+		OutboxStore store = outbox.store();
+		CapturedEvent recent = event("R");
+		CapturedEvent old = event("O");
+		outbox.insert(store, Duration.ZERO, recent, old);
+		// Made DEAD by an instance of an earlier version, which does not set dead_at (a rolling upgrade).
+		outbox.jdbc().update("UPDATE " + TABLE + " SET status = 'DEAD', created_at = created_at - INTERVAL '2' DAY");
+		outbox.jdbc().update("UPDATE " + TABLE + " SET available_at = available_at - INTERVAL '2' HOUR "
+				+ "WHERE message_key = 'O'");
+
+		assertThat(cleanup(outbox, Duration.ZERO, HOUR).clean()).isEqualTo(1);
+
+		assertThat(outbox.jdbc().queryForList("SELECT message_key FROM " + TABLE, String.class)).containsExactly("R");
+	}
+
+	@ParameterizedTest
+	@EnumSource(TestDatabase.class)
 	void onlyRowsPublishedLongerAgoThanTheRetentionAreDeleted(TestDatabase database) {
 		OutboxTestTable outbox = OutboxTestTable.prepare(database, TABLE);
 		OutboxStore store = outbox.store();
@@ -88,6 +141,12 @@ class OutboxCleanupTests {
 
 		assertThat(outbox.jdbc().queryForList("SELECT message_key FROM " + TABLE, String.class))
 			.containsExactlyInAnyOrder("D", "E");
+	}
+
+	private static void markDead(OutboxTestTable outbox, CapturedEvent event) {
+		outbox.transactions()
+			.executeWithoutResult((status) -> outbox.store()
+				.markFailed(List.of(new FailedAttempt(event.id(), true, Duration.ZERO, "poison"))));
 	}
 
 	private static OutboxCleanup cleanup(OutboxTestTable outbox, Duration publishedRetention, Duration deadRetention) {

@@ -1,9 +1,11 @@
 package dev.outboxstarter.core.schema;
 
+import java.nio.charset.StandardCharsets;
 import java.sql.DatabaseMetaData;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -23,7 +25,9 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 import tools.jackson.databind.json.JsonMapper;
 
+import org.springframework.core.io.ByteArrayResource;
 import org.springframework.jdbc.core.JdbcTemplate;
+import org.springframework.jdbc.datasource.init.ResourceDatabasePopulator;
 import org.springframework.jdbc.support.JdbcUtils;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -41,7 +45,7 @@ class OutboxSchemaTests {
 
 	private static final List<String> COLUMNS = List.of("id", "seq", "aggregate_type", "aggregate_id", "event_type",
 			"transport", "destination", "message_key", "payload", "headers", "status", "attempts", "available_at",
-			"last_error", "created_at", "published_at");
+			"last_error", "created_at", "published_at", "dead_at");
 
 	@ParameterizedTest
 	@EnumSource(TestDatabase.class)
@@ -131,6 +135,96 @@ class OutboxSchemaTests {
 		check.afterPropertiesSet();
 	}
 
+	@ParameterizedTest
+	@EnumSource(TestDatabase.class)
+	void scriptsRecordEveryVersionTheyApplyToANewTable(TestDatabase database) {
+		database.dropTable(SCRIPTS_TABLE);
+		Schema schema = new Schema(database, SCRIPTS_TABLE);
+
+		schema.scripts().afterPropertiesSet();
+		schema.scripts().afterPropertiesSet();
+
+		assertThat(schema.scriptRecord()).isEqualTo(schema.shippedVersions());
+		assertThat(schema.store.tableExists(SCRIPTS_TABLE + "_schema_history")).isFalse();
+	}
+
+	@ParameterizedTest
+	@EnumSource(TestDatabase.class)
+	void scriptsUpgradeATableTheyCreatedAtTheFirstVersionBeforeTheyKeptARecord(TestDatabase database) {
+		database.dropTable(TABLE);
+		database.dropTable(SCRIPTS_TABLE);
+		Schema flyway = new Schema(database, TABLE);
+		flyway.flyway().afterPropertiesSet();
+		Schema schema = new Schema(database, SCRIPTS_TABLE);
+		schema.runShippedScriptsUpTo(1);
+		schema.store.insert(List.of(OutboxTestTable.event("kept"), OutboxTestTable.event("dead")), Duration.ZERO);
+		schema.jdbc.update("UPDATE " + SCRIPTS_TABLE
+				+ " SET status = 'DEAD', available_at = available_at - INTERVAL '1' HOUR WHERE message_key = 'dead'");
+
+		schema.scripts().afterPropertiesSet();
+
+		assertThat(schema.columns(SCRIPTS_TABLE)).isEqualTo(flyway.columns(TABLE));
+		assertThat(schema.indexes(SCRIPTS_TABLE)).isEqualTo(flyway.indexes(TABLE));
+		assertThat(schema.scriptRecord()).isEqualTo(schema.shippedVersions());
+		assertThat(schema.count(SCRIPTS_TABLE)).isEqualTo(2);
+		assertThat(schema.jdbc.queryForObject("SELECT COUNT(*) FROM " + SCRIPTS_TABLE
+				+ " WHERE status = 'DEAD' AND dead_at = available_at", Integer.class))
+			.as("a row DEAD before the upgrade has a dead_at").isEqualTo(1);
+	}
+
+	@ParameterizedTest
+	@EnumSource(TestDatabase.class)
+	void scriptsUpgradeATableTheyCreatedWithEveryVersionOfTheTimeBeforeTheyKeptARecord(TestDatabase database) {
+		database.dropTable(TABLE);
+		database.dropTable(SCRIPTS_TABLE);
+		Schema flyway = new Schema(database, TABLE);
+		flyway.flyway().afterPropertiesSet();
+		Schema schema = new Schema(database, SCRIPTS_TABLE);
+		schema.runShippedScriptsUpTo(AppliedVersions.FIRST_RECORDED_VERSION - 1);
+
+		schema.scripts().afterPropertiesSet();
+
+		assertThat(schema.columns(SCRIPTS_TABLE)).isEqualTo(flyway.columns(TABLE));
+		assertThat(schema.indexes(SCRIPTS_TABLE)).isEqualTo(flyway.indexes(TABLE));
+		assertThat(schema.scriptRecord()).isEqualTo(schema.shippedVersions());
+	}
+
+	@ParameterizedTest
+	@EnumSource(TestDatabase.class)
+	void flywayTakesOverATableTheScriptsSetUpFromTheVersionItHas(TestDatabase database) {
+		database.dropTable(TABLE);
+		database.dropTable(SCRIPTS_TABLE);
+		Schema reference = new Schema(database, TABLE);
+		reference.flyway().afterPropertiesSet();
+		Schema schema = new Schema(database, SCRIPTS_TABLE);
+		schema.runShippedScriptsUpTo(1);
+		schema.store.insert(List.of(OutboxTestTable.event("kept")), Duration.ZERO);
+
+		schema.flyway().afterPropertiesSet();
+
+		List<String> expected = new ArrayList<>(List.of("1:BASELINE"));
+		schema.shippedVersions()
+			.stream()
+			.filter((version) -> version > 1)
+			.forEach((version) -> expected.add(version + ":SQL"));
+		assertThat(schema.flywayHistory()).isEqualTo(expected);
+		assertThat(schema.columns(SCRIPTS_TABLE)).isEqualTo(reference.columns(TABLE));
+		assertThat(schema.indexes(SCRIPTS_TABLE)).isEqualTo(reference.indexes(TABLE));
+		assertThat(schema.count(SCRIPTS_TABLE)).isEqualTo(1);
+	}
+
+	@ParameterizedTest
+	@EnumSource(TestDatabase.class)
+	void scriptsLeaveATableFlywayMigratedAsItIs(TestDatabase database) {
+		database.dropTable(SCRIPTS_TABLE);
+		Schema schema = new Schema(database, SCRIPTS_TABLE);
+		schema.flyway().afterPropertiesSet();
+
+		schema.scripts().afterPropertiesSet();
+
+		assertThat(schema.store.tableExists(SCRIPTS_TABLE + "_script_history")).isFalse();
+	}
+
 	/** One table's view of the database. */
 	private static final class Schema {
 
@@ -151,6 +245,46 @@ class OutboxSchemaTests {
 					new JsonMapper());
 			this.jdbc = new JdbcTemplate(this.dataSource);
 			this.table = table;
+		}
+
+		ScriptOutboxSchemaInitializer scripts() {
+			return new ScriptOutboxSchemaInitializer(this.dataSource, this.vendor.migrationLocation(), this.store,
+					this.table);
+		}
+
+		FlywayOutboxSchemaInitializer flyway() {
+			return new FlywayOutboxSchemaInitializer(this.dataSource, this.vendor.migrationLocation(), this.table);
+		}
+
+		List<Integer> shippedVersions() {
+			return migrationScripts().stream().map(MigrationScript::version).toList();
+		}
+
+		/** Sets the table up as the scripts mode did before it kept a record: every shipped script up to a version. */
+		void runShippedScriptsUpTo(int version) {
+			ResourceDatabasePopulator populator = new ResourceDatabasePopulator();
+			migrationScripts().stream()
+				.filter((script) -> script.version() <= version)
+				.forEach((script) -> populator
+					.addScript(new ByteArrayResource(script.sql().getBytes(StandardCharsets.UTF_8))));
+			populator.execute(this.dataSource);
+		}
+
+		private List<MigrationScript> migrationScripts() {
+			return MigrationScript.at(this.vendor.migrationLocation(), this.table, getClass().getClassLoader());
+		}
+
+		/** The versions the scripts recorded. */
+		List<Integer> scriptRecord() {
+			return this.jdbc.queryForList("SELECT version FROM " + this.table + "_script_history ORDER BY version",
+					Integer.class);
+		}
+
+		/** Flyway's history of this table, as version:type, without the rows of no version (markers). */
+		List<String> flywayHistory() {
+			return this.jdbc.query("SELECT " + quoted("version") + ", " + quoted("type") + " FROM " + historyTable()
+					+ " WHERE " + quoted("version") + " IS NOT NULL ORDER BY " + quoted("installed_rank"),
+					(rs, row) -> rs.getString(1) + ":" + rs.getString(2));
 		}
 
 		/** Applied migrations of this table's history, as version:success. */
