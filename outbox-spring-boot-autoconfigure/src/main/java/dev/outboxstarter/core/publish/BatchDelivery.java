@@ -38,7 +38,9 @@ import org.springframework.transaction.support.TransactionTemplate;
  * apart by its scope. If the transport acknowledged messages to other destinations after the failed
  * send began, only the destination is unavailable (a Kafka topic that does not exist, where the broker
  * does not create topics, fails exactly like an unreachable broker): sends to it pause, with growing
- * pauses while it keeps failing, and the transport's other destinations go on. Otherwise the whole
+ * pauses while it keeps failing, and the transport's other destinations go on. Its events claimed
+ * meanwhile are postponed unsent until the pause is over, which is not an attempt: their attempts and
+ * the failures stay as they are. Otherwise the whole
  * transport is unavailable. Either way the event is never made {@code DEAD} by it, and the first
  * acknowledgement afterwards makes the events that waited due at once.
  */
@@ -102,6 +104,8 @@ public class BatchDelivery {
 			Outcome result = publish(withoutHeldBack(batch));
 			this.store.markPublished(result.publishedIds());
 			this.store.markFailed(result.failedAttempts());
+			result.postponed.forEach((pause, events) -> this.store.postpone(ids(events),
+					pause.remainingAt(System.nanoTime()), notSentWhile(pause)));
 			result.claimed = claimed.size();
 			return result;
 		});
@@ -115,6 +119,7 @@ public class BatchDelivery {
 			outcome.published.forEach((published) -> listener.published(path, published.event(), published.at()));
 			outcome.failures.forEach((failure) -> listener.failed(path, failure.event(), failure.attempt().error(),
 					failure.attempt().dead()));
+			outcome.postponed.values().forEach((events) -> events.forEach((event) -> listener.postponed(path, event)));
 			listener.delivered(path, result);
 		}
 		return result;
@@ -259,7 +264,7 @@ public class BatchDelivery {
 			long sentAt = System.nanoTime();
 			Pause pause = this.outages.pauseOf(event);
 			if (pause != null && pause.isActiveAt(sentAt)) {
-				outcome.paused(event, pause, sentAt);
+				outcome.postpone(event, pause);
 				stop(key, stoppedKeys);
 				continue;
 			}
@@ -374,6 +379,15 @@ public class BatchDelivery {
 		}
 	}
 
+	private static List<UUID> ids(List<ClaimedEvent> events) {
+		return events.stream().map((event) -> event.message().id()).toList();
+	}
+
+	private static String notSentWhile(Pause pause) {
+		return "Not sent: its destination is paused until " + pause.endsAt()
+				+ ", after it failed while the transport took messages to other destinations: " + pause.error();
+	}
+
 	private static String describe(Throwable ex) {
 		Throwable cause = NestedExceptionUtils.getMostSpecificCause(ex);
 		return cause.getClass().getName() + ": " + cause.getMessage();
@@ -401,6 +415,9 @@ public class BatchDelivery {
 		private final List<Acknowledged> published = new ArrayList<>();
 
 		private final List<Failure> failures = new ArrayList<>();
+
+		/** Events not sent, by the pause of their destination. */
+		private final Map<Pause, List<ClaimedEvent>> postponed = new HashMap<>();
 
 		/** Transports not asked again in this batch. */
 		private final Set<String> unavailableTransports = new HashSet<>();
@@ -453,10 +470,12 @@ public class BatchDelivery {
 			record(event, false, BatchDelivery.this.retryPolicy.delayAfter(event.attempts() + 1), error);
 		}
 
-		/** Records an event not sent because its destination is paused: it is due when the pause is over. */
-		void paused(ClaimedEvent event, Pause pause, long now) {
-			record(event, false, pause.remainingAt(now), "Not sent: its destination is paused until " + pause.endsAt()
-					+ ", after it failed while the transport took messages to other destinations: " + pause.error());
+		/**
+		 * Notes an event not sent because its destination is paused: it is due when the pause is over.
+		 * Not an attempt, so neither its attempts nor the failures count it.
+		 */
+		void postpone(ClaimedEvent event, Pause pause) {
+			this.postponed.computeIfAbsent(pause, (key) -> new ArrayList<>()).add(event);
 		}
 
 		void record(ClaimedEvent event, boolean dead, Duration retryDelay, String error) {
