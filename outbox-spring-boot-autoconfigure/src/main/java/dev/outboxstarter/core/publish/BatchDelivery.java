@@ -350,7 +350,8 @@ public class BatchDelivery {
 	/**
 	 * Records the failures that said the broker was unavailable. If another destination of the
 	 * transport acknowledged a message after one was sent, the broker was taking messages: only its
-	 * destination pauses, and its events are due again when the pause is over. Otherwise the transport
+	 * destination pauses, and its events are due again when the pause is over (or, with too many
+	 * destinations paused already, the event backs off like any failed one). Otherwise the transport
 	 * is unavailable, and the event backs off like any failed one.
 	 */
 	private void recordUnavailableSends(Outcome outcome) {
@@ -361,20 +362,29 @@ public class BatchDelivery {
 		long now = System.nanoTime();
 		for (UnavailableSend failed : outcome.unavailableSends) {
 			Destination destination = failed.destination();
+			// Holds null for a destination unavailable alone that could not be paused (too many are).
+			boolean unavailableAlone = pausedNow.containsKey(destination);
 			Pause pause = pausedNow.get(destination);
-			if (pause == null && this.outages.acknowledgedElsewhereSince(destination, failed.sentAt())) {
+			if (!unavailableAlone && this.outages.acknowledgedElsewhereSince(destination, failed.sentAt())) {
+				unavailableAlone = true;
 				pause = this.outages.pause(destination, failed.error(), now);
 				pausedNow.put(destination, pause);
-				logger.warn("Outbox " + destination + " is unavailable while its transport takes messages to other "
-						+ "destinations (" + failed.error() + "); its events wait, and nothing is sent to it for "
-						+ pause.length() + ". A Kafka topic that does not exist, where the broker does not create "
-						+ "topics, fails this way: create it.");
+				if (pause != null) {
+					logger.warn("Outbox " + destination + " is unavailable while its transport takes messages to "
+							+ "other destinations (" + failed.error() + "); its events wait, and nothing is sent to it "
+							+ "for " + pause.length() + ". A Kafka topic that does not exist, where the broker does "
+							+ "not create topics, fails this way: create it.");
+				}
 			}
+			ClaimedEvent event = failed.event();
 			if (pause != null) {
-				outcome.record(failed.event(), false, pause.remainingAt(now), failed.error());
+				outcome.record(event, false, pause.remainingAt(now), failed.error());
+			}
+			else if (unavailableAlone) {
+				outcome.record(event, false, this.retryPolicy.delayAfter(event.attempts() + 1), failed.error());
 			}
 			else {
-				outcome.transportUnavailable(failed.event(), failed.error());
+				outcome.transportUnavailable(event, failed.error());
 			}
 		}
 	}

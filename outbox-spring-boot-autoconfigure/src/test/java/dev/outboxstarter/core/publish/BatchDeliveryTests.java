@@ -246,6 +246,31 @@ class BatchDeliveryTests {
 	}
 
 	@Test
+	void destinationUnavailableAloneWithTooManyPausedAlreadyBacksOffUnpausedAndHoldsUpNothingElse() {
+		CapturedEvent m1 = event("log", "missing", "A");
+		CapturedEvent k1 = event("log", "t", "K");
+		insert(m1, k1);
+		TopicsTransport transport = new TopicsTransport("missing");
+		BatchDelivery delivery = delivery(oneAttempt(), Duration.ofSeconds(5), transport);
+		for (int i = 0; i < Outages.MAX_PAUSED_DESTINATIONS; i++) {
+			delivery.outages().pause(new Destination("log", "paused-" + i), "earlier", System.nanoTime());
+		}
+
+		DeliveryResult result = delivery.deliver(PublishPath.FAST,
+				(store) -> store.claimByIds(List.of(m1.id(), k1.id())));
+
+		assertThat(result).isEqualTo(new DeliveryResult(2, 1, 1));
+		OutboxTestTable.Row row = this.outbox.row(m1.id());
+		assertThat(row.status()).isEqualTo("PENDING");
+		assertThat(row.attempts()).isOne();
+		assertThat(row.lastError()).contains("Topic missing not present in metadata");
+		assertThat(row.availableAt()).isAfter(this.outbox.databaseNow().plusSeconds(30));
+		assertThat(delivery.outages().pausedDestinations()).hasSize(Outages.MAX_PAUSED_DESTINATIONS)
+			.noneMatch((paused) -> paused.destination().equals("missing"));
+		assertThat(delivery.outages().unavailableTransports()).isEmpty();
+	}
+
+	@Test
 	void pausedDestinationIsTriedAgainAfterItsPauseAndItsWaitingEventsAreDueOnceItAcknowledges() {
 		CapturedEvent m1 = event("log", "missing", "A");
 		CapturedEvent m2 = event("log", "missing", "B");
