@@ -38,10 +38,9 @@ import org.springframework.transaction.support.TransactionTemplate;
  * apart by its scope. If the transport acknowledged messages to other destinations after the failed
  * send began, only the destination is unavailable (a Kafka topic that does not exist, where the broker
  * does not create topics, fails exactly like an unreachable broker): sends to it pause, with growing
- * pauses while it keeps failing, and the transport's other destinations go on. Its events claimed
- * meanwhile are postponed unsent until the pause is over, which is not an attempt: their attempts and
- * the failures stay as they are. Otherwise the whole
- * transport is unavailable. Either way the event is never made {@code DEAD} by it, and the first
+ * pauses while it keeps failing, and the transport's other destinations go on; its events claimed
+ * meanwhile are postponed unsent until the pause is over, which is not an attempt. Otherwise the
+ * whole transport is unavailable. Either way the event is never made {@code DEAD} by it, and the first
  * acknowledgement afterwards makes the events that waited due at once.
  */
 public class BatchDelivery {
@@ -358,11 +357,11 @@ public class BatchDelivery {
 		if (outcome.unavailableSends.isEmpty()) {
 			return;
 		}
-		Map<Destination, Pause> pausedNow = new HashMap<>();
+		// A destination unavailable alone that could not be paused (too many are) maps to null.
+		Map<Destination, @Nullable Pause> pausedNow = new HashMap<>();
 		long now = System.nanoTime();
 		for (UnavailableSend failed : outcome.unavailableSends) {
 			Destination destination = failed.destination();
-			// Holds null for a destination unavailable alone that could not be paused (too many are).
 			boolean unavailableAlone = pausedNow.containsKey(destination);
 			Pause pause = pausedNow.get(destination);
 			if (!unavailableAlone && this.outages.acknowledgedElsewhereSince(destination, failed.sentAt())) {
