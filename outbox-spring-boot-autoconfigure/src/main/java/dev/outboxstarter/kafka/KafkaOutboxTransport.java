@@ -8,6 +8,8 @@ import java.util.concurrent.CompletableFuture;
 import dev.outboxstarter.core.OutboxHeaders;
 import dev.outboxstarter.core.publish.OutboxMessage;
 import dev.outboxstarter.core.publish.OutboxTransport;
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.errors.RetriableException;
@@ -23,16 +25,58 @@ import org.springframework.kafka.core.ProducerFactory;
  * Publishes outbox messages to Kafka: the destination is the topic, the message key the record key,
  * the JSON payload the value, and the outbox headers record headers. Sends return at once; the
  * returned future completes on the broker's acknowledgement (with the producer's {@code acks}).
+ * <p>
+ * The producer's settings decide what it can promise. With {@code acks=0} nothing is acknowledged,
+ * so the transport refuses to be created. Without idempotence (turned off, or implied off by
+ * {@code acks=1}) a retried record can land after a later one of its partition, so the transport does
+ * not claim to keep a key's order and the outbox sends a key's next event only once the previous one
+ * is acknowledged.
  */
 public class KafkaOutboxTransport implements OutboxTransport, DisposableBean {
 
 	/** The transport name events are routed to. */
 	public static final String NAME = "kafka";
 
+	private static final Log logger = LogFactory.getLog(KafkaOutboxTransport.class);
+
 	private final KafkaTemplate<String, byte[]> template;
 
+	private final boolean keepsKeyOrder;
+
+	/**
+	 * Creates a transport that publishes with the given template.
+	 * @param template the template, whose producer factory's settings decide whether a key's events
+	 * can be sent together
+	 * @throws IllegalStateException when the producer has {@code acks=0}, or settings Kafka refuses,
+	 * naming the property to set
+	 */
 	public KafkaOutboxTransport(KafkaTemplate<String, byte[]> template) {
 		this.template = template;
+		this.keepsKeyOrder = keepsKeyOrder(template.getProducerFactory());
+	}
+
+	private static boolean keepsKeyOrder(ProducerFactory<?, ?> producerFactory) {
+		Map<String, Object> configuration;
+		try {
+			configuration = producerFactory.getConfigurationProperties();
+		}
+		catch (UnsupportedOperationException ex) {
+			logger.info("The outbox cannot read the settings of the Kafka producer factory " + producerFactory
+					+ ", so it sends a key's next event only once the previous one is acknowledged");
+			return false;
+		}
+		ProducerSettings settings = ProducerSettings.of(configuration);
+		settings.check();
+		String description = settings.describe();
+		if (description != null) {
+			if ("1".equals(settings.acks())) {
+				logger.warn(description);
+			}
+			else {
+				logger.info(description);
+			}
+		}
+		return settings.idempotent();
 	}
 
 	/**
@@ -46,6 +90,8 @@ public class KafkaOutboxTransport implements OutboxTransport, DisposableBean {
 	 * {@code linger.ms} itself ({@code spring.kafka.producer.properties.linger.ms}).
 	 * @param producerFactory the application's producer factory
 	 * @return the transport
+	 * @throws IllegalStateException when the producer has {@code acks=0}, or settings Kafka refuses,
+	 * naming the property to set
 	 */
 	@SuppressWarnings("unchecked")
 	public static KafkaOutboxTransport on(ProducerFactory<?, ?> producerFactory) {
@@ -66,12 +112,13 @@ public class KafkaOutboxTransport implements OutboxTransport, DisposableBean {
 	}
 
 	/**
-	 * A key always goes to the same partition, and the producer's idempotence (on by default) keeps a
-	 * partition's records in order and fails the ones after a failed one.
+	 * Whether the producer is idempotent (Kafka's default, with {@code acks=all}): a key always goes to
+	 * the same partition, and idempotence keeps a partition's records in order through retries and fails
+	 * the ones after a failed one. Without it, a retried record could land after a later one.
 	 */
 	@Override
 	public boolean keepsKeyOrder() {
-		return true;
+		return this.keepsKeyOrder;
 	}
 
 	/**

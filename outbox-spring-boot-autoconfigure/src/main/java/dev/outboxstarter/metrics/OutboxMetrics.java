@@ -94,6 +94,11 @@ public class OutboxMetrics implements CommittedEventsListener, OutboxDeliveryLis
 	}
 
 	@Override
+	public void postponed(PublishPath path, ClaimedEvent event) {
+		meters(event.transport()).postponed.increment();
+	}
+
+	@Override
 	public void delivered(PublishPath path, DeliveryResult result) {
 		if (path == PublishPath.RELAY) {
 			this.relayBatchSize.record(result.claimed());
@@ -112,6 +117,8 @@ public class OutboxMetrics implements CommittedEventsListener, OutboxDeliveryLis
 
 		private final Counter dead;
 
+		private final Counter postponed;
+
 		private final Map<PublishPath, Counter> published = new EnumMap<>(PublishPath.class);
 
 		private final Map<PublishPath, Timer> latency = new EnumMap<>(PublishPath.class);
@@ -127,6 +134,11 @@ public class OutboxMetrics implements CommittedEventsListener, OutboxDeliveryLis
 				.register(registry);
 			this.dead = Counter.builder("outbox.events.dead")
 				.description("Outbox events that used up their attempts and became DEAD")
+				.tag(TRANSPORT, transport)
+				.register(registry);
+			this.postponed = Counter.builder("outbox.events.postponed")
+				.description("Sends not made because the event's destination was paused; the event waits, "
+						+ "its attempts unchanged")
 				.tag(TRANSPORT, transport)
 				.register(registry);
 			for (PublishPath path : PublishPath.values()) {

@@ -72,6 +72,26 @@ class OutboxAutoConfigurationTests {
 	}
 
 	@Test
+	void kafkaProducerThatWaitsForNoAcknowledgementFailsNamingThePropertyAndTheValueToSet() {
+		this.runner.withPropertyValues("spring.kafka.producer.acks=0")
+			.run((context) -> assertThat(context).hasFailed()
+				.getFailure()
+				.rootCause()
+				.hasMessageContaining("the producer has acks=0")
+				.hasMessageContaining("Set spring.kafka.producer.acks=all"));
+	}
+
+	@Test
+	void kafkaProducerWithoutIdempotenceMakesTheOutboxSendAKeysEventsOneAtATime() {
+		this.runner
+			.run((context) -> assertThat(context.getBean(KafkaOutboxTransport.class).keepsKeyOrder()).isTrue());
+		this.runner.withPropertyValues("spring.kafka.producer.properties.enable.idempotence=false")
+			.run((context) -> assertThat(context.getBean(KafkaOutboxTransport.class).keepsKeyOrder()).isFalse());
+		this.runner.withPropertyValues("spring.kafka.producer.acks=1")
+			.run((context) -> assertThat(context.getBean(KafkaOutboxTransport.class).keepsKeyOrder()).isFalse());
+	}
+
+	@Test
 	void unknownSchemaModeFailsNamingTheProperty() {
 		this.runner.withPropertyValues("outbox.schema.mode=liquibase")
 			.run((context) -> assertThat(context).hasFailed()

@@ -1,10 +1,18 @@
 package dev.outboxstarter.it;
 
 import java.time.Duration;
+import java.util.Map;
 import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicInteger;
 
 import dev.outboxstarter.actuate.OutboxEndpoint;
 import dev.outboxstarter.core.OutboxEvent;
+import dev.outboxstarter.core.publish.ForwardingOutboxTransport;
+import dev.outboxstarter.core.publish.OutboxMessage;
+import dev.outboxstarter.core.publish.OutboxTransport;
+import dev.outboxstarter.core.publish.OutboxTransportDecorator;
 import dev.outboxstarter.it.orders.OrderPlaced;
 import dev.outboxstarter.it.orders.OrderService;
 import dev.outboxstarter.it.orders.OrdersTestApplication;
@@ -19,6 +27,7 @@ import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.health.contributor.HealthIndicator;
 import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.context.annotation.Import;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.kafka.test.EmbeddedKafkaKraftBroker;
 import org.springframework.test.annotation.DirtiesContext;
@@ -34,15 +43,17 @@ import static org.awaitility.Awaitility.await;
  * of the topics that exist: while they keep being acknowledged, sends to the missing topic pause
  * instead of blocking every fast-path batch, its events wait (never DEAD), and once the topic is
  * created they arrive. Meanwhile the metrics, the health details and the endpoint name the paused
- * destination.
+ * destination. Events not sent because of the pause are postponed, not failed: only the sends made
+ * count as attempts and in {@code outbox.events.failed}.
  */
 @SpringBootTest(classes = OrdersTestApplication.class,
 		properties = { "test.topic=" + MissingKafkaTopicIntegrationTests.TOPIC,
 				"test.audit-topic=" + MissingKafkaTopicIntegrationTests.MISSING_TOPIC,
 				"outbox.table-name=" + MissingKafkaTopicIntegrationTests.TABLE, "outbox.publish-timeout=5s",
-				"outbox.relay.poll-interval=200ms", "outbox.retry.initial-delay=500ms", "outbox.retry.max-delay=2s",
+				"outbox.relay.poll-interval=200ms", "outbox.retry.initial-delay=2s", "outbox.retry.max-delay=2s",
 				"outbox.retry.max-attempts=1", "spring.kafka.producer.properties.max.block.ms=1000",
 				"management.endpoints.web.exposure.include=health,outbox" })
+@Import(MissingKafkaTopicIntegrationTests.FailedSends.class)
 @DirtiesContext
 class MissingKafkaTopicIntegrationTests {
 
@@ -74,6 +85,9 @@ class MissingKafkaTopicIntegrationTests {
 
 	@Autowired
 	private OutboxEndpoint endpoint;
+
+	@Autowired
+	private FailedSends failedSends;
 
 	@DynamicPropertySource
 	static void services(DynamicPropertyRegistry registry) {
@@ -124,11 +138,23 @@ class MissingKafkaTopicIntegrationTests {
 		});
 		assertThat(this.outboxHealthIndicator.health(true).getDetails()).containsKey("pausedDestinations");
 
+		// An event to the paused topic raised now is not sent while the pause (2 s) lasts: it is
+		// postponed, which is not an attempt.
+		String late = prefix + "-late";
+		this.orders.place(late, new OrderPlaced(late, 1), new AuditNoted(late));
+		await().atMost(Duration.ofSeconds(10))
+			.pollInterval(Duration.ofMillis(20))
+			.until(() -> this.meters.get("outbox.events.postponed").tag("transport", "kafka").counter().count() > 0);
+		assertThat(this.jdbc.queryForObject(
+				"SELECT attempts FROM " + TABLE + " WHERE destination = ? AND payload LIKE ?", Integer.class,
+				MISSING_TOPIC, "%" + late + "%"))
+			.isZero();
+
 		broker.addTopics(new NewTopic(MISSING_TOPIC, 3, (short) 1));
 
 		await().atMost(Duration.ofSeconds(30))
 			.pollInterval(Duration.ofMillis(50))
-			.until(() -> rows(MISSING_TOPIC, "PUBLISHED") == ORDERS);
+			.until(() -> rows(MISSING_TOPIC, "PUBLISHED") == ORDERS + 1);
 		try (TopicRecorder topic = new TopicRecorder(broker.getBrokersAsString(), MISSING_TOPIC)) {
 			await().atMost(Duration.ofSeconds(30))
 				.pollInterval(Duration.ofMillis(100))
@@ -136,18 +162,66 @@ class MissingKafkaTopicIntegrationTests {
 					.stream()
 					.map(TopicRecorder.Received::value)
 					.filter((value) -> value.contains(prefix))
-					.distinct()).hasSize(ORDERS));
+					.distinct()).hasSize(ORDERS + 1));
 		}
 		await().atMost(Duration.ofSeconds(5)).pollInterval(Duration.ofMillis(50)).untilAsserted(() -> {
 			assertThat(this.meters.get("outbox.destinations.paused").gauge().value()).isZero();
 			assertThat(this.endpoint.summary().pausedDestinations()).isEmpty();
 			assertThat(this.outboxHealthIndicator.health(true).getDetails()).doesNotContainKey("pausedDestinations");
 		});
+
+		// Every attempt counted, in the rows and in outbox.events.failed, was a send made to the missing
+		// topic that failed; the sends the pauses held back were not.
+		int failedSends = this.failedSends.to(MISSING_TOPIC);
+		assertThat(failedSends).isPositive();
+		assertThat(this.jdbc.queryForObject("SELECT SUM(attempts) FROM " + TABLE + " WHERE destination = ?",
+				Integer.class, MISSING_TOPIC))
+			.isEqualTo(failedSends);
+		assertThat(this.meters.get("outbox.events.failed").tag("transport", "kafka").counter().count())
+			.isEqualTo(failedSends);
 	}
 
 	private int rows(String destination, String status) {
 		return this.jdbc.queryForObject("SELECT COUNT(*) FROM " + TABLE + " WHERE destination = ? AND status = ?",
 				Integer.class, destination, status);
+	}
+
+	/** Counts the sends that failed, by destination, as the broker answered them. */
+	static class FailedSends implements OutboxTransportDecorator {
+
+		private final Map<String, AtomicInteger> failed = new ConcurrentHashMap<>();
+
+		int to(String destination) {
+			AtomicInteger count = this.failed.get(destination);
+			return (count != null) ? count.get() : 0;
+		}
+
+		@Override
+		public OutboxTransport decorate(OutboxTransport transport) {
+			return new ForwardingOutboxTransport(transport) {
+
+				@Override
+				public CompletableFuture<?> send(OutboxMessage message) {
+					try {
+						return super.send(message).whenComplete((acknowledged, failure) -> {
+							if (failure != null) {
+								failed(message);
+							}
+						});
+					}
+					catch (RuntimeException ex) {
+						failed(message);
+						throw ex;
+					}
+				}
+
+			};
+		}
+
+		private void failed(OutboxMessage message) {
+			this.failed.computeIfAbsent(message.destination(), (destination) -> new AtomicInteger()).incrementAndGet();
+		}
+
 	}
 
 	/** An event to the topic that is missing until the test creates it. */

@@ -1,13 +1,30 @@
 package dev.outboxstarter.kafka;
 
+import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.stream.Collectors;
 
+import dev.outboxstarter.core.OutboxHeaders;
+import dev.outboxstarter.core.publish.DeliveryResult;
+import dev.outboxstarter.core.publish.ForwardingOutboxTransport;
 import dev.outboxstarter.core.publish.OutboxMessage;
+import dev.outboxstarter.core.publish.OutboxTransport;
+import dev.outboxstarter.core.publish.PublishPath;
+import dev.outboxstarter.core.store.CapturedEvent;
+import dev.outboxstarter.core.store.ClaimedBatch;
+import dev.outboxstarter.core.store.OutboxTestTable;
+import dev.outboxstarter.testsupport.TestDatabase;
 import dev.outboxstarter.testsupport.SendFailure;
 import dev.outboxstarter.testsupport.TcpForwarder;
 import dev.outboxstarter.testsupport.TestKafka;
+import dev.outboxstarter.testsupport.TopicRecorder;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.junit.jupiter.api.Test;
 
@@ -16,14 +33,20 @@ import org.springframework.kafka.core.KafkaTemplate;
 import org.springframework.test.util.ReflectionTestUtils;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatIllegalStateException;
+import static org.awaitility.Awaitility.await;
 
 /**
  * The producer settings the outbox's Kafka transport derives from the application's producer factory,
- * and which of a real producer's failures it reports as the broker being unavailable.
+ * what it does with the application's own (refused without acknowledgements, a key's events one at a
+ * time without idempotence), and which of a real producer's failures it reports as the broker being
+ * unavailable.
  */
 class KafkaOutboxTransportTests {
 
 	private static final String TOPIC = "kafka-transport-tests";
+
+	private static final String ORDER_TOPIC = "kafka-transport-order-tests";
 
 	@Test
 	void outboxProducerSendsEachBatchWithoutLingering() {
@@ -39,6 +62,77 @@ class KafkaOutboxTransportTests {
 				Map.of("bootstrap.servers", "localhost:9092", ProducerConfig.LINGER_MS_CONFIG, "20"));
 
 		assertThat(configuration).containsEntry(ProducerConfig.LINGER_MS_CONFIG, "20");
+	}
+
+	@Test
+	void producerWithKafkasDefaultsKeepsKeyOrder() {
+		assertThat(transport(Map.of()).keepsKeyOrder()).isTrue();
+		assertThat(transport(Map.of(ProducerConfig.ACKS_CONFIG, "-1")).keepsKeyOrder()).isTrue();
+		assertThat(transport(Map.of(ProducerConfig.ACKS_CONFIG, "all", ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true))
+			.keepsKeyOrder()).isTrue();
+	}
+
+	@Test
+	void producerWithIdempotenceTurnedOffOrImpliedOffDoesNotKeepKeyOrder() {
+		assertThat(transport(Map.of(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, "false")).keepsKeyOrder()).isFalse();
+		assertThat(transport(Map.of(ProducerConfig.ACKS_CONFIG, "1")).keepsKeyOrder()).isFalse();
+		assertThat(transport(Map.of(ProducerConfig.RETRIES_CONFIG, 0)).keepsKeyOrder()).isFalse();
+	}
+
+	@Test
+	void producerThatWaitsForNoAcknowledgementIsRefusedNamingThePropertyAndTheValueToSet() {
+		assertThatIllegalStateException().isThrownBy(() -> transport(Map.of(ProducerConfig.ACKS_CONFIG, "0")))
+			.withMessageContaining("the producer has acks=0")
+			.withMessageContaining("Set spring.kafka.producer.acks=all");
+	}
+
+	@Test
+	void idempotenceAskedForWithAcksOneIsRefusedNamingThePropertyAndTheValueToSet() {
+		assertThatIllegalStateException()
+			.isThrownBy(() -> transport(
+					Map.of(ProducerConfig.ACKS_CONFIG, "1", ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, "true")))
+			.withMessageContaining("enable.idempotence=true with acks=1")
+			.withMessageContaining("Set spring.kafka.producer.acks=all");
+	}
+
+	@Test
+	void keyOfAProducerWithoutIdempotenceIsSentOneEventAtATimeAndArrivesInOrder() throws Exception {
+		TestKafka.createTopic(ORDER_TOPIC, 3);
+		KafkaOutboxTransport kafka = transport(Map.of("bootstrap.servers", TestKafka.bootstrapServers(),
+				ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, "false", ProducerConfig.MAX_IN_FLIGHT_REQUESTS_PER_CONNECTION, 5));
+		try {
+			KeysInFlight inFlight = new KeysInFlight(kafka);
+			OutboxTestTable outbox = OutboxTestTable.prepare(TestDatabase.H2, "outbox_kafka_order_it");
+			String run = UUID.randomUUID().toString();
+			List<CapturedEvent> events = new ArrayList<>();
+			for (int i = 0; i < 12; i++) {
+				events.add(OutboxTestTable.event(KafkaOutboxTransport.NAME, ORDER_TOPIC, run + "-" + (i % 2)));
+			}
+			outbox.insert(outbox.store(), Duration.ZERO, events.toArray(CapturedEvent[]::new));
+
+			DeliveryResult result = outbox.delivery(inFlight)
+				.deliver(PublishPath.RELAY, (store) -> ClaimedBatch.unchecked(store.claimDue(100, 0)));
+
+			assertThat(result.published()).isEqualTo(12);
+			assertThat(inFlight.most()).as("most events of one key in flight at once").isOne();
+			// Each key's events in commit order (the two keys may be on different partitions).
+			Map<String, List<String>> expected = events.stream()
+				.collect(Collectors.groupingBy(CapturedEvent::messageKey,
+						Collectors.mapping((event) -> event.id().toString(), Collectors.toList())));
+			try (TopicRecorder topic = new TopicRecorder(TestKafka.bootstrapServers(), ORDER_TOPIC)) {
+				await().atMost(Duration.ofSeconds(30))
+					.pollInterval(Duration.ofMillis(100))
+					.untilAsserted(() -> assertThat(topic.poll()
+						.stream()
+						.filter((record) -> record.key().startsWith(run))
+						.collect(Collectors.groupingBy(TopicRecorder.Received::key, Collectors
+							.mapping((record) -> record.header(OutboxHeaders.MESSAGE_ID), Collectors.toList()))))
+						.isEqualTo(expected));
+			}
+		}
+		finally {
+			kafka.destroy();
+		}
 	}
 
 	@Test
@@ -73,10 +167,38 @@ class KafkaOutboxTransportTests {
 		}
 	}
 
+	private static KafkaOutboxTransport transport(Map<String, Object> application) {
+		return KafkaOutboxTransport.on(new DefaultKafkaProducerFactory<>(application));
+	}
+
 	private static Map<String, Object> outboxProducerConfiguration(Map<String, Object> application) {
 		KafkaOutboxTransport transport = KafkaOutboxTransport.on(new DefaultKafkaProducerFactory<>(application));
 		KafkaTemplate<?, ?> template = (KafkaTemplate<?, ?>) ReflectionTestUtils.getField(transport, "template");
 		return template.getProducerFactory().getConfigurationProperties();
+	}
+
+	/** Counts, per message key, the messages sent and not yet acknowledged. */
+	private static final class KeysInFlight extends ForwardingOutboxTransport {
+
+		private final Map<String, AtomicInteger> inFlight = new ConcurrentHashMap<>();
+
+		private final AtomicInteger most = new AtomicInteger();
+
+		KeysInFlight(OutboxTransport transport) {
+			super(transport);
+		}
+
+		@Override
+		public CompletableFuture<?> send(OutboxMessage message) {
+			AtomicInteger ofKey = this.inFlight.computeIfAbsent(message.key(), (key) -> new AtomicInteger());
+			this.most.accumulateAndGet(ofKey.incrementAndGet(), Math::max);
+			return super.send(message).whenComplete((acknowledgement, failure) -> ofKey.decrementAndGet());
+		}
+
+		int most() {
+			return this.most.get();
+		}
+
 	}
 
 	private static OutboxMessage message(String payload) {

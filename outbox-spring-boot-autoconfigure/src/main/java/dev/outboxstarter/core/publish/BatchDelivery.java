@@ -38,8 +38,9 @@ import org.springframework.transaction.support.TransactionTemplate;
  * apart by its scope. If the transport acknowledged messages to other destinations after the failed
  * send began, only the destination is unavailable (a Kafka topic that does not exist, where the broker
  * does not create topics, fails exactly like an unreachable broker): sends to it pause, with growing
- * pauses while it keeps failing, and the transport's other destinations go on. Otherwise the whole
- * transport is unavailable. Either way the event is never made {@code DEAD} by it, and the first
+ * pauses while it keeps failing, and the transport's other destinations go on; its events claimed
+ * meanwhile are postponed unsent until the pause is over, which is not an attempt. Otherwise the
+ * whole transport is unavailable. Either way the event is never made {@code DEAD} by it, and the first
  * acknowledgement afterwards makes the events that waited due at once.
  */
 public class BatchDelivery {
@@ -102,6 +103,8 @@ public class BatchDelivery {
 			Outcome result = publish(withoutHeldBack(batch));
 			this.store.markPublished(result.publishedIds());
 			this.store.markFailed(result.failedAttempts());
+			result.postponed.forEach((pause, events) -> this.store.postpone(ids(events),
+					pause.remainingAt(System.nanoTime()), notSentWhile(pause)));
 			result.claimed = claimed.size();
 			return result;
 		});
@@ -115,6 +118,7 @@ public class BatchDelivery {
 			outcome.published.forEach((published) -> listener.published(path, published.event(), published.at()));
 			outcome.failures.forEach((failure) -> listener.failed(path, failure.event(), failure.attempt().error(),
 					failure.attempt().dead()));
+			outcome.postponed.values().forEach((events) -> events.forEach((event) -> listener.postponed(path, event)));
 			listener.delivered(path, result);
 		}
 		return result;
@@ -259,7 +263,7 @@ public class BatchDelivery {
 			long sentAt = System.nanoTime();
 			Pause pause = this.outages.pauseOf(event);
 			if (pause != null && pause.isActiveAt(sentAt)) {
-				outcome.paused(event, pause, sentAt);
+				outcome.postpone(event, pause);
 				stop(key, stoppedKeys);
 				continue;
 			}
@@ -345,33 +349,52 @@ public class BatchDelivery {
 	/**
 	 * Records the failures that said the broker was unavailable. If another destination of the
 	 * transport acknowledged a message after one was sent, the broker was taking messages: only its
-	 * destination pauses, and its events are due again when the pause is over. Otherwise the transport
+	 * destination pauses, and its events are due again when the pause is over (or, with too many
+	 * destinations paused already, the event backs off like any failed one). Otherwise the transport
 	 * is unavailable, and the event backs off like any failed one.
 	 */
 	private void recordUnavailableSends(Outcome outcome) {
 		if (outcome.unavailableSends.isEmpty()) {
 			return;
 		}
-		Map<Destination, Pause> pausedNow = new HashMap<>();
+		// A destination unavailable alone that could not be paused (too many are) maps to null.
+		Map<Destination, @Nullable Pause> pausedNow = new HashMap<>();
 		long now = System.nanoTime();
 		for (UnavailableSend failed : outcome.unavailableSends) {
 			Destination destination = failed.destination();
+			boolean unavailableAlone = pausedNow.containsKey(destination);
 			Pause pause = pausedNow.get(destination);
-			if (pause == null && this.outages.acknowledgedElsewhereSince(destination, failed.sentAt())) {
+			if (!unavailableAlone && this.outages.acknowledgedElsewhereSince(destination, failed.sentAt())) {
+				unavailableAlone = true;
 				pause = this.outages.pause(destination, failed.error(), now);
 				pausedNow.put(destination, pause);
-				logger.warn("Outbox " + destination + " is unavailable while its transport takes messages to other "
-						+ "destinations (" + failed.error() + "); its events wait, and nothing is sent to it for "
-						+ pause.length() + ". A Kafka topic that does not exist, where the broker does not create "
-						+ "topics, fails this way: create it.");
+				if (pause != null) {
+					logger.warn("Outbox " + destination + " is unavailable while its transport takes messages to "
+							+ "other destinations (" + failed.error() + "); its events wait, and nothing is sent to it "
+							+ "for " + pause.length() + ". A Kafka topic that does not exist, where the broker does "
+							+ "not create topics, fails this way: create it.");
+				}
 			}
+			ClaimedEvent event = failed.event();
 			if (pause != null) {
-				outcome.record(failed.event(), false, pause.remainingAt(now), failed.error());
+				outcome.record(event, false, pause.remainingAt(now), failed.error());
+			}
+			else if (unavailableAlone) {
+				outcome.record(event, false, this.retryPolicy.delayAfter(event.attempts() + 1), failed.error());
 			}
 			else {
-				outcome.transportUnavailable(failed.event(), failed.error());
+				outcome.transportUnavailable(event, failed.error());
 			}
 		}
+	}
+
+	private static List<UUID> ids(List<ClaimedEvent> events) {
+		return events.stream().map((event) -> event.message().id()).toList();
+	}
+
+	private static String notSentWhile(Pause pause) {
+		return "Not sent: its destination is paused until " + pause.endsAt()
+				+ ", after it failed while the transport took messages to other destinations: " + pause.error();
 	}
 
 	private static String describe(Throwable ex) {
@@ -401,6 +424,9 @@ public class BatchDelivery {
 		private final List<Acknowledged> published = new ArrayList<>();
 
 		private final List<Failure> failures = new ArrayList<>();
+
+		/** Events not sent, by the pause of their destination. */
+		private final Map<Pause, List<ClaimedEvent>> postponed = new HashMap<>();
 
 		/** Transports not asked again in this batch. */
 		private final Set<String> unavailableTransports = new HashSet<>();
@@ -453,10 +479,12 @@ public class BatchDelivery {
 			record(event, false, BatchDelivery.this.retryPolicy.delayAfter(event.attempts() + 1), error);
 		}
 
-		/** Records an event not sent because its destination is paused: it is due when the pause is over. */
-		void paused(ClaimedEvent event, Pause pause, long now) {
-			record(event, false, pause.remainingAt(now), "Not sent: its destination is paused until " + pause.endsAt()
-					+ ", after it failed while the transport took messages to other destinations: " + pause.error());
+		/**
+		 * Notes an event not sent because its destination is paused: it is due when the pause is over.
+		 * Not an attempt, so neither its attempts nor the failures count it.
+		 */
+		void postpone(ClaimedEvent event, Pause pause) {
+			this.postponed.computeIfAbsent(pause, (key) -> new ArrayList<>()).add(event);
 		}
 
 		void record(ClaimedEvent event, boolean dead, Duration retryDelay, String error) {

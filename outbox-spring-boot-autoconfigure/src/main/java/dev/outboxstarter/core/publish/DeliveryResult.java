@@ -5,7 +5,7 @@ package dev.outboxstarter.core.publish;
  *
  * @param claimed rows locked
  * @param published rows acknowledged and marked published
- * @param failed rows whose attempt failed
+ * @param failed rows whose attempt failed (not those postponed unsent, their destination paused)
  */
 public record DeliveryResult(int claimed, int published, int failed) {
 

@@ -30,6 +30,16 @@ public interface OutboxDeliveryListener {
 	}
 
 	/**
+	 * An event was not sent because its destination is paused (it failed as unavailable while its
+	 * transport took messages to other destinations), and waits until the pause is over. That is not an
+	 * attempt: the event's attempts are unchanged, and {@link #failed} is not called for it.
+	 * @param path the path that claimed it
+	 * @param event the event
+	 */
+	default void postponed(PublishPath path, ClaimedEvent event) {
+	}
+
+	/**
 	 * A batch that claimed rows was published and its outcome recorded, after the calls for its events.
 	 * @param path the path that published it
 	 * @param result what the batch did

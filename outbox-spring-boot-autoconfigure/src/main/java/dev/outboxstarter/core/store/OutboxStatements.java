@@ -22,6 +22,7 @@ import org.springframework.util.Assert;
  * @param heldBack the claimed ids that an earlier pending row of their key outside the claim holds back
  * @param markPublished marks rows published
  * @param markFailed records one failed attempt
+ * @param postpone makes rows due later without counting an attempt: not sent, their destination paused
  * @param resumeBackedOff makes a transport's rows that wait out a retry backoff due now
  * @param resumeBackedOffDestination makes one destination's rows that wait out a retry backoff due now
  * @param tableExists counts tables with the outbox table's name
@@ -36,7 +37,7 @@ import org.springframework.util.Assert;
  * @param discard deletes one pending or DEAD row
  */
 public record OutboxStatements(String insert, String beforeClaimDue, String claimDue, String claimByIds,
-		String heldBack, String markPublished, String markFailed, String resumeBackedOff,
+		String heldBack, String markPublished, String markFailed, String postpone, String resumeBackedOff,
 		String resumeBackedOffDestination, String tableExists, String retryDead, String retryAllDead,
 		String retryAllDeadOfType, String deletePublished, String deleteDead, String backlog, String countByStatus,
 		String listByStatus, String discard) {
@@ -66,6 +67,7 @@ public record OutboxStatements(String insert, String beforeClaimDue, String clai
 				expand(sql, "before-claim-due", table, clauses), expand(sql, "claim-due", table, clauses),
 				expand(sql, "claim-by-ids", table, clauses), expand(sql, "held-back", table, clauses),
 				expand(sql, "mark-published", table, clauses), expand(sql, "mark-failed", table, clauses),
+				expand(sql, "postpone", table, clauses),
 				expand(sql, "resume-backed-off", table, clauses),
 				expand(sql, "resume-backed-off-destination", table, clauses),
 				expand(sql, "table-exists", table, clauses), expand(sql, "retry-dead", table, clauses),

@@ -169,7 +169,7 @@ public class OutboxStore {
 	}
 
 	/**
-	 * Makes one destination's pending rows that wait out a retry backoff due now.
+	 * Makes one destination's pending rows that wait out a retry backoff, or were postponed, due now.
 	 * @param transport the transport name
 	 * @param destination the destination
 	 * @return how many rows were made due
@@ -197,6 +197,21 @@ public class OutboxStore {
 				.addValue("delayMillis", failure.retryDelay().toMillis());
 		}
 		this.jdbc.batchUpdate(this.sql.markFailed(), rows);
+	}
+
+	/**
+	 * Makes rows due later without counting an attempt: they were not sent. Their {@code last_error}
+	 * says why they wait, and {@link #resumeBackedOff(String, String)} makes them due with the rows
+	 * backing off.
+	 * @param ids the row ids
+	 * @param delay how long until the rows are due again
+	 * @param reason why they were not sent, stored truncated in {@code last_error}
+	 */
+	public void postpone(Collection<UUID> ids, Duration delay, String reason) {
+		if (!ids.isEmpty()) {
+			this.jdbc.update(this.sql.postpone(),
+					ids(ids).addValue("delayMillis", delay.toMillis()).addValue("reason", truncate(reason)));
+		}
 	}
 
 	/**

@@ -22,6 +22,7 @@ import java.util.stream.Stream;
 import dev.outboxstarter.core.retry.RetryPolicy;
 import dev.outboxstarter.core.store.CapturedEvent;
 import dev.outboxstarter.core.store.ClaimedBatch;
+import dev.outboxstarter.core.store.ClaimedEvent;
 import dev.outboxstarter.core.store.FailedAttempt;
 import dev.outboxstarter.core.store.OutboxStore;
 import dev.outboxstarter.core.store.OutboxTestTable;
@@ -193,7 +194,7 @@ class BatchDeliveryTests {
 				(store) -> store.claimByIds(List.of(m2.id(), k2.id())));
 
 		assertThat(first).isEqualTo(new DeliveryResult(3, 2, 1));
-		assertThat(second).isEqualTo(new DeliveryResult(2, 1, 1));
+		assertThat(second).isEqualTo(new DeliveryResult(2, 1, 0));
 		assertThat(transport.refused).containsExactly(m1.id());
 		assertThat(transport.broker.sent).containsExactly(k1.id(), l1.id(), k2.id());
 		assertThat(this.outbox.row(m1.id()).status()).isEqualTo("PENDING");
@@ -211,6 +212,61 @@ class BatchDeliveryTests {
 			assertThat(paused.pauses()).isOne();
 			assertThat(paused.error()).contains("Topic missing not present in metadata");
 		});
+		assertThat(delivery.outages().unavailableTransports()).isEmpty();
+	}
+
+	@Test
+	void eventOfAPausedDestinationIsPostponedUnsentWithoutCountingAnAttemptOrAFailure() {
+		CapturedEvent m1 = event("log", "missing", "A");
+		CapturedEvent k1 = event("log", "t", "K");
+		insert(m1, k1);
+		TopicsTransport transport = new TopicsTransport("missing");
+		RecordingListener listener = new RecordingListener();
+		BatchDelivery delivery = new BatchDelivery(this.store, Map.of("log", transport), oneAttempt(),
+				Duration.ofSeconds(5), true, this.outbox.transactions(), List.of(listener));
+		delivery.deliver(PublishPath.FAST, (store) -> store.claimByIds(List.of(m1.id(), k1.id())));
+		CapturedEvent m2 = event("log", "missing", "B");
+		insert(m2);
+
+		DeliveryResult postponed = delivery.deliver(PublishPath.FAST, (store) -> store.claimByIds(List.of(m2.id())));
+		DeliveryResult postponedAgain = delivery.deliver(PublishPath.RELAY,
+				(store) -> store.claimByIds(List.of(m2.id())));
+
+		assertThat(postponed).isEqualTo(new DeliveryResult(1, 0, 0));
+		assertThat(postponedAgain).isEqualTo(new DeliveryResult(1, 0, 0));
+		assertThat(transport.refused).containsExactly(m1.id());
+		OutboxTestTable.Row row = this.outbox.row(m2.id());
+		assertThat(row.status()).isEqualTo("PENDING");
+		assertThat(row.attempts()).as("attempts of an event never sent").isZero();
+		assertThat(row.lastError()).startsWith("Not sent: its destination is paused until")
+			.contains("Topic missing not present in metadata");
+		assertThat(row.availableAt()).isAfter(this.outbox.databaseNow().plusSeconds(30));
+		assertThat(listener.failed).containsExactly(m1.id());
+		assertThat(listener.postponed).containsExactly(m2.id(), m2.id());
+	}
+
+	@Test
+	void destinationUnavailableAloneWithTooManyPausedAlreadyBacksOffUnpausedAndHoldsUpNothingElse() {
+		CapturedEvent m1 = event("log", "missing", "A");
+		CapturedEvent k1 = event("log", "t", "K");
+		insert(m1, k1);
+		TopicsTransport transport = new TopicsTransport("missing");
+		BatchDelivery delivery = delivery(oneAttempt(), Duration.ofSeconds(5), transport);
+		for (int i = 0; i < Outages.MAX_PAUSED_DESTINATIONS; i++) {
+			delivery.outages().pause(new Destination("log", "paused-" + i), "earlier", System.nanoTime());
+		}
+
+		DeliveryResult result = delivery.deliver(PublishPath.FAST,
+				(store) -> store.claimByIds(List.of(m1.id(), k1.id())));
+
+		assertThat(result).isEqualTo(new DeliveryResult(2, 1, 1));
+		OutboxTestTable.Row row = this.outbox.row(m1.id());
+		assertThat(row.status()).isEqualTo("PENDING");
+		assertThat(row.attempts()).isOne();
+		assertThat(row.lastError()).contains("Topic missing not present in metadata");
+		assertThat(row.availableAt()).isAfter(this.outbox.databaseNow().plusSeconds(30));
+		assertThat(delivery.outages().pausedDestinations()).hasSize(Outages.MAX_PAUSED_DESTINATIONS)
+			.noneMatch((paused) -> paused.destination().equals("missing"));
 		assertThat(delivery.outages().unavailableTransports()).isEmpty();
 	}
 
@@ -398,6 +454,25 @@ class BatchDeliveryTests {
 			.collect(Collectors.toMap(OutboxTransport::name, Function.identity()));
 		return new BatchDelivery(this.store, byName, retry, publishTimeout, true, this.outbox.transactions(),
 				List.of());
+	}
+
+	/** Records which events each outcome was told for. */
+	private static final class RecordingListener implements OutboxDeliveryListener {
+
+		private final List<UUID> failed = new CopyOnWriteArrayList<>();
+
+		private final List<UUID> postponed = new CopyOnWriteArrayList<>();
+
+		@Override
+		public void failed(PublishPath path, ClaimedEvent event, String error, boolean dead) {
+			this.failed.add(event.message().id());
+		}
+
+		@Override
+		public void postponed(PublishPath path, ClaimedEvent event) {
+			this.postponed.add(event.message().id());
+		}
+
 	}
 
 	/**
