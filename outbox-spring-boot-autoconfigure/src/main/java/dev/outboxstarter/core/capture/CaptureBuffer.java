@@ -4,9 +4,13 @@ import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.Deque;
+import java.util.IdentityHashMap;
 import java.util.List;
+import java.util.Set;
+import java.util.function.Supplier;
 
 import dev.outboxstarter.core.store.CapturedEvent;
+import org.jspecify.annotations.Nullable;
 
 import org.springframework.core.Ordered;
 import org.springframework.transaction.support.TransactionSynchronization;
@@ -22,6 +26,11 @@ final class CaptureBuffer implements TransactionSynchronization {
 
 	private final Deque<DeferredEvent> deferred = new ArrayDeque<>();
 
+	/** The sessions that write what their own flush at commit raised, by identity; few, usually none. */
+	private @Nullable Set<Object> completionWriters;
+
+	private boolean publishingDeferred;
+
 	private int written;
 
 	private boolean committed;
@@ -34,8 +43,27 @@ final class CaptureBuffer implements TransactionSynchronization {
 		this.events.add(event);
 	}
 
-	void defer(Object event, AggregateRef aggregate) {
+	void defer(Object event, Supplier<AggregateRef> aggregate) {
 		this.deferred.add(new DeferredEvent(event, aggregate));
+	}
+
+	boolean addCompletionWriter(Object session) {
+		if (this.completionWriters == null) {
+			this.completionWriters = Collections.newSetFromMap(new IdentityHashMap<>(2));
+		}
+		return this.completionWriters.add(session);
+	}
+
+	boolean startPublishingDeferred() {
+		if (this.publishingDeferred) {
+			return false;
+		}
+		this.publishingDeferred = true;
+		return true;
+	}
+
+	void stopPublishingDeferred() {
+		this.publishingDeferred = false;
 	}
 
 	DeferredEvent nextDeferred() {
@@ -81,7 +109,7 @@ final class CaptureBuffer implements TransactionSynchronization {
 		this.capture.release();
 	}
 
-	record DeferredEvent(Object event, AggregateRef aggregate) {
+	record DeferredEvent(Object event, Supplier<AggregateRef> aggregate) {
 	}
 
 }
