@@ -6,10 +6,23 @@ import java.util.EnumMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.UUID;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Consumer;
 import java.util.function.Function;
+import java.util.stream.Stream;
 
+import ch.qos.logback.classic.Level;
+import ch.qos.logback.classic.Logger;
+import ch.qos.logback.classic.LoggerContext;
+import ch.qos.logback.classic.spi.ILoggingEvent;
+import ch.qos.logback.core.read.ListAppender;
+import dev.outboxstarter.core.OutboxCaptureException;
+import dev.outboxstarter.core.OutboxEvent;
 import dev.outboxstarter.core.publish.OutboxMessage;
 import dev.outboxstarter.it.orders.CapturedEvents;
 import dev.outboxstarter.it.orders.CapturedEvents.Delivery;
@@ -29,6 +42,7 @@ import jakarta.persistence.EntityManagerFactory;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
+import org.slf4j.LoggerFactory;
 
 import org.springframework.boot.WebApplicationType;
 import org.springframework.boot.builder.SpringApplicationBuilder;
@@ -38,12 +52,17 @@ import org.springframework.orm.jpa.SharedEntityManagerCreator;
 import org.springframework.transaction.support.TransactionTemplate;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.as;
+import static org.assertj.core.api.Assertions.assertThatException;
+import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
+import static org.assertj.core.api.InstanceOfAssertFactories.STRING;
 import static org.awaitility.Awaitility.await;
 
 /**
  * What the capture takes from JPA aggregates: the pending events of every aggregate the persistence
  * context manages when it is flushed (changed or not, saved, persisted, reached by a cascade, merged,
- * removed), each exactly once, on PostgreSQL, MariaDB and H2.
+ * removed), each exactly once, on PostgreSQL, MariaDB and H2; and a transaction that flushes and then
+ * rolls back is ordinary business, which logs nothing at WARN.
  */
 class AggregateEventCaptureIntegrationTests {
 
@@ -157,6 +176,43 @@ class AggregateEventCaptureIntegrationTests {
 
 	@ParameterizedTest
 	@EnumSource(TestDatabase.class)
+	void unserializableEventOfAnAggregateThatIsNeverSavedIsRefusedAndRollsTheTransactionBack(TestDatabase database) {
+		Application application = application(database);
+		String marker = unique("refused");
+		Long id = application.newOrder(marker);
+
+		// Found by the flush at commit, after every before-commit callback has run: the commit fails
+		// because of it, and that is the application's error to report, not one for Hibernate to log.
+		try (Warnings warnings = Warnings.record()) {
+			assertThatException().isThrownBy(() -> application.inTransaction((entityManager) -> application.orders
+				.findById(id)
+				.orElseThrow()
+				.changeStatus("REFUSED")
+				.raise(new Unserializable(marker))))
+				.satisfies((ex) -> assertThat(causes(ex)).filteredOn(OutboxCaptureException.class::isInstance)
+					.singleElement()
+					.extracting(Throwable::getMessage, as(STRING))
+					.contains("Event 'Unserializable'")
+					.contains("cannot be serialized to JSON"));
+			assertThat(warnings.onThread(Thread.currentThread().getName())).isEmpty();
+		}
+		// Found by a flush in the business code: that flush throws it, as save() would.
+		AtomicBoolean flushed = new AtomicBoolean();
+		assertThatExceptionOfType(OutboxCaptureException.class)
+			.isThrownBy(() -> application.inTransaction((entityManager) -> {
+				application.orders.findById(id).orElseThrow().raise(new Unserializable(marker));
+				entityManager.flush();
+				flushed.set(true);
+			}))
+			.withMessageContaining("Event 'Unserializable'");
+		assertThat(flushed).isFalse();
+
+		assertThat(application.orders.findById(id).orElseThrow().getStatus()).isEqualTo("NEW");
+		assertThat(application.rowsMentioning(marker)).isZero();
+	}
+
+	@ParameterizedTest
+	@EnumSource(TestDatabase.class)
 	void eventsOfAnAggregateSavedThenFlushedSeveralTimesAreDeliveredOnce(TestDatabase database) {
 		Application application = application(database);
 		String marker = unique("flushes");
@@ -250,6 +306,49 @@ class AggregateEventCaptureIntegrationTests {
 		assertThat(byAggregate).containsValue(List.of(marker + "/child/1", marker + "/child/2"));
 	}
 
+	@ParameterizedTest
+	@EnumSource(TestDatabase.class)
+	void commitsAndFlushedThenRolledBackTransactionsUnderConcurrencyLogNothingAtWarn(TestDatabase database)
+			throws Exception {
+		Application application = application(database);
+		String marker = unique("quiet");
+		int threads = 3;
+		int transactionsPerThread = 40;
+		List<Long> orders = new ArrayList<>();
+		for (int thread = 0; thread < threads; thread++) {
+			orders.add(application.newOrder(marker + "-" + thread));
+		}
+		ExecutorService executor = Executors.newFixedThreadPool(threads, (task) -> new Thread(task, "quiet-logs"));
+		List<String> committed = new ArrayList<>();
+		try (Warnings warnings = Warnings.record()) {
+			List<Future<List<String>>> results = new ArrayList<>();
+			for (int thread = 0; thread < threads; thread++) {
+				Long id = orders.get(thread);
+				String prefix = marker + "/" + thread + "/";
+				results.add(executor.submit(() -> application.commitOrRollBack(id, prefix, transactionsPerThread)));
+			}
+			for (Future<List<String>> result : results) {
+				committed.addAll(result.get());
+			}
+			assertThat(warnings.onThread("quiet-logs")).isEmpty();
+		}
+		finally {
+			executor.shutdownNow();
+		}
+
+		assertThat(committed).hasSize(threads * transactionsPerThread * 3 / 4);
+		assertThat(application.rowsMentioning(marker)).isEqualTo(committed.size());
+		await().atMost(Duration.ofSeconds(30))
+			.pollInterval(Duration.ofMillis(50))
+			.until(() -> application.deliveries(marker).size() == committed.size());
+		assertThat(application.deliveries(marker)).extracting(Delivery::reference)
+			.containsExactlyInAnyOrderElementsOf(committed);
+	}
+
+	private static List<Throwable> causes(Throwable ex) {
+		return Stream.iterate(ex, Objects::nonNull, Throwable::getCause).toList();
+	}
+
 	private static synchronized Application application(TestDatabase database) {
 		return applications.computeIfAbsent(database, Application::new);
 	}
@@ -311,6 +410,35 @@ class AggregateEventCaptureIntegrationTests {
 			return fromTransaction((entityManager) -> this.orders.save(new PurchaseOrder(customer)).getId());
 		}
 
+		/**
+		 * Runs transactions on one order: each changes it, raises an event and flushes; every fourth
+		 * then rolls back.
+		 * @return the references of the events of the transactions that committed
+		 */
+		List<String> commitOrRollBack(Long id, String prefix, int count) {
+			List<String> committed = new ArrayList<>();
+			for (int i = 0; i < count; i++) {
+				String reference = prefix + i;
+				boolean rollBack = i % 4 == 3;
+				try {
+					inTransaction((entityManager) -> {
+						PurchaseOrder order = this.orders.findById(id).orElseThrow();
+						order.changeStatus("STEP-" + reference).requestInvoice(reference);
+						entityManager.persist(new PurchaseOrder(reference));
+						entityManager.flush();
+						if (rollBack) {
+							throw new RolledBack();
+						}
+					});
+					committed.add(reference);
+				}
+				catch (RolledBack ex) {
+					// An ordinary business outcome.
+				}
+			}
+			return committed;
+		}
+
 		List<Delivery> deliveries(String marker) {
 			return this.captured.startingWith(marker);
 		}
@@ -347,6 +475,72 @@ class AggregateEventCaptureIntegrationTests {
 		void assertDeliveredOnce(String marker, Map<String, List<String>> expected) {
 			int count = expected.values().stream().mapToInt(List::size).sum();
 			assertThat(assertDelivered(marker, count)).isEqualTo(expected);
+		}
+
+	}
+
+	/**
+	 * Records what Hibernate and the starter log at WARN or above while it is open.
+	 */
+	private static final class Warnings implements AutoCloseable {
+
+		private final ListAppender<ILoggingEvent> appender = new ListAppender<>();
+
+		private final Logger root = ((LoggerContext) LoggerFactory.getILoggerFactory())
+			.getLogger(Logger.ROOT_LOGGER_NAME);
+
+		static Warnings record() {
+			Warnings warnings = new Warnings();
+			warnings.appender.start();
+			warnings.root.addAppender(warnings.appender);
+			return warnings;
+		}
+
+		/**
+		 * The messages logged on a thread (other applications of the test run log on threads of their own).
+		 */
+		List<String> onThread(String thread) {
+			return this.appender.list.stream()
+				.filter((event) -> event.getLevel().isGreaterOrEqual(Level.WARN))
+				.filter((event) -> event.getThreadName().equals(thread))
+				.filter((event) -> event.getLoggerName().startsWith("org.hibernate")
+						|| event.getLoggerName().startsWith("dev.outboxstarter"))
+				.map((event) -> event.getLoggerName() + ": " + event.getFormattedMessage())
+				.toList();
+		}
+
+		@Override
+		public void close() {
+			this.root.detachAppender(this.appender);
+			this.appender.stop();
+		}
+
+	}
+
+	/** Jackson cannot read its property. */
+	@OutboxEvent(transport = "local", destination = CapturedEvents.DESTINATION)
+	static class Unserializable {
+
+		private final String reference;
+
+		Unserializable(String reference) {
+			this.reference = reference;
+		}
+
+		public String getReference() {
+			return this.reference;
+		}
+
+		public String getValue() {
+			throw new IllegalStateException("value is not readable");
+		}
+
+	}
+
+	private static final class RolledBack extends RuntimeException {
+
+		RolledBack() {
+			super("rolled back on purpose", null, false, false);
 		}
 
 	}

@@ -31,6 +31,8 @@ final class CaptureBuffer implements TransactionSynchronization {
 
 	private boolean publishingDeferred;
 
+	private @Nullable DeferredEvent beingPublished;
+
 	private int written;
 
 	private boolean committed;
@@ -43,8 +45,8 @@ final class CaptureBuffer implements TransactionSynchronization {
 		this.events.add(event);
 	}
 
-	void defer(Object event, Supplier<AggregateRef> aggregate) {
-		this.deferred.add(new DeferredEvent(event, aggregate));
+	void defer(Object event, Supplier<AggregateRef> aggregate, @Nullable String payload) {
+		this.deferred.add(new DeferredEvent(event, aggregate, payload));
 	}
 
 	boolean addCompletionWriter(Object session) {
@@ -64,10 +66,21 @@ final class CaptureBuffer implements TransactionSynchronization {
 
 	void stopPublishingDeferred() {
 		this.publishingDeferred = false;
+		this.beingPublished = null;
 	}
 
 	DeferredEvent nextDeferred() {
-		return this.deferred.poll();
+		this.beingPublished = this.deferred.poll();
+		return this.beingPublished;
+	}
+
+	/**
+	 * The payload an event was serialized to when it was deferred, if it is the deferred event being
+	 * published.
+	 */
+	@Nullable String payloadIfDeferred(Object event) {
+		DeferredEvent deferred = this.beingPublished;
+		return (deferred != null && deferred.event() == event) ? deferred.payload() : null;
 	}
 
 	boolean hasDeferred() {
@@ -109,7 +122,7 @@ final class CaptureBuffer implements TransactionSynchronization {
 		this.capture.release();
 	}
 
-	record DeferredEvent(Object event, Supplier<AggregateRef> aggregate) {
+	record DeferredEvent(Object event, Supplier<AggregateRef> aggregate, @Nullable String payload) {
 	}
 
 }

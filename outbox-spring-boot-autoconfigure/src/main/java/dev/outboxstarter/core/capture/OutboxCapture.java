@@ -96,7 +96,10 @@ public class OutboxCapture {
 		}
 		String eventType = routes.get(0).eventType();
 		CaptureBuffer buffer = currentBuffer(event, eventType);
-		String payload = serialize(event, eventType);
+		String payload = buffer.payloadIfDeferred(event);
+		if (payload == null) {
+			payload = serialize(event, eventType);
+		}
 		Map<String, String> headers = contributedHeaders();
 		// Events an earlier flush deferred were raised before this one: an aggregate's events keep their order.
 		publishDeferred(buffer);
@@ -121,24 +124,34 @@ public class OutboxCapture {
 	 * Holds an event pulled from an aggregate during a flush until the transaction is about to
 	 * commit (or another event is captured), then publishes it like Spring Data would have (so the
 	 * capture sees it with its aggregate). Publishing inside a flush would run listeners in the middle
-	 * of it.
+	 * of it. An outbox event is checked and serialized at once, so that a bad one fails that flush.
 	 * @param event the event
 	 * @param aggregate its aggregate, resolved when the event is published (a new aggregate's id may
 	 * be known only once the flush has inserted it)
+	 * @throws OutboxCaptureException if it is an outbox event that cannot be captured
 	 */
 	public void deferUntilCommit(Object event, Supplier<AggregateRef> aggregate) {
 		if (!TransactionSynchronizationManager.isSynchronizationActive()) {
 			publish(event, aggregate);
 			return;
 		}
-		// Not checked here: most events are no outbox events, which any transaction may raise. The
-		// capture checks those that are when it publishes them.
-		CaptureBuffer buffer = boundBuffer();
-		if (buffer.isCommitted()) {
-			publish(event, aggregate);
+		List<ResolvedRoute> routes = this.routing.routesFor(event, null);
+		if (routes.isEmpty()) {
+			// Any transaction may raise events that are not outbox events.
+			CaptureBuffer buffer = boundBuffer();
+			if (buffer.isCommitted()) {
+				publish(event, aggregate);
+			}
+			else {
+				buffer.defer(event, aggregate, null);
+			}
 			return;
 		}
-		buffer.defer(event, aggregate);
+		// Checked now rather than when published: for the flush at commit, that would be inside the
+		// session's completion callback, whose failure Hibernate logs at ERROR and wraps.
+		String eventType = routes.get(0).eventType();
+		CaptureBuffer buffer = currentBuffer(event, eventType);
+		buffer.defer(event, aggregate, serialize(event, eventType));
 	}
 
 	/**

@@ -9,7 +9,7 @@ import dev.outboxstarter.core.capture.AggregateRef;
 import dev.outboxstarter.core.capture.DomainEventMethods;
 import dev.outboxstarter.core.capture.OutboxCapture;
 import dev.outboxstarter.core.capture.PublishedDomainEvents;
-import org.hibernate.engine.spi.TransactionCompletionCallbacks.BeforeCompletionCallback;
+import jakarta.transaction.Synchronization;
 import org.hibernate.event.spi.EventSource;
 import org.hibernate.event.spi.FlushEntityEvent;
 import org.hibernate.event.spi.FlushEntityEventListener;
@@ -28,9 +28,10 @@ import org.springframework.util.function.SingletonSupplier;
  * to the capture. Spring Data alone publishes only the events of aggregates passed to a repository's
  * {@code save()} or {@code delete()}; those are left to it.
  * <p>
- * The events are published once the flush is over, before the commit. A flush during the commit
- * comes after Spring's before-commit callbacks, so a Hibernate before-completion callback writes what
- * it raised, still inside the transaction.
+ * The events are published once the flush is over, before the commit. The flush a session runs at
+ * commit comes after Spring's before-commit callbacks, so a synchronization of the session's own
+ * transaction writes what that flush raised, still inside the transaction. Hibernate runs it at
+ * commit and forgets it at rollback, leaving nothing behind in the session.
  */
 class FlushedAggregateEventsListener implements FlushEntityEventListener, MergeEventListener {
 
@@ -124,8 +125,33 @@ class FlushedAggregateEventsListener implements FlushEntityEventListener, MergeE
 		}
 		methods.clear(aggregate);
 		if (session.isTransactionInProgress() && capture.needsCompletionWriter(session)) {
-			session.getActionQueue().registerCallback((BeforeCompletionCallback) (completing) -> capture.writeCaptured());
+			session.accessTransaction().registerSynchronization(new CompletionWriter(capture));
 		}
+	}
+
+	/**
+	 * Writes what the session's flush at commit deferred, after that flush and before the commit. A
+	 * synchronization rather than a before-completion callback of the session's action queue: Hibernate
+	 * runs those only at a commit, so after a rollback the session would close with it still queued and
+	 * log HHH90010101 at WARN.
+	 */
+	private static final class CompletionWriter implements Synchronization {
+
+		private final OutboxCapture capture;
+
+		CompletionWriter(OutboxCapture capture) {
+			this.capture = capture;
+		}
+
+		@Override
+		public void beforeCompletion() {
+			this.capture.writeCaptured();
+		}
+
+		@Override
+		public void afterCompletion(int status) {
+		}
+
 	}
 
 }
