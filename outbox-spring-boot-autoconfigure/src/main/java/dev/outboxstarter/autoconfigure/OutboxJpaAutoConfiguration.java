@@ -14,8 +14,9 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.orm.jpa.EntityManagerHolder;
 
 /**
- * Captures the events of JPA aggregates that are changed and flushed without a repository call, and
- * flushes before the outbox rows are written so those events are not missed.
+ * Captures the pending events of every JPA aggregate a flush or a merge meets, not only those Spring
+ * Data publishes on a repository call, and flushes before the outbox rows are written so those events
+ * are not missed.
  */
 @AutoConfiguration(after = OutboxAutoConfiguration.class)
 @ConditionalOnClass(value = { EntityManagerFactory.class, EntityManagerHolder.class, SessionFactoryImplementor.class },

@@ -71,20 +71,23 @@ final class FaultDatabase {
 	}
 
 	/**
-	 * Terminates every database connection of an instance.
+	 * Terminates every database connection of an instance, in this database only: another checkout may
+	 * run the suite at the same time, with the same instance names, on a database of its own
+	 * ({@code OUTBOX_TEST_DATABASE}).
 	 * @return how many were terminated
 	 */
 	int terminateConnections(String instance) {
 		if (this.database == TestDatabase.POSTGRESQL) {
 			return this.jdbc
-				.queryForList("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = ?",
+				.queryForList("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = ? "
+						+ "AND datname = current_database()",
 						Boolean.class, applicationName(instance))
 				.stream()
 				.filter(Boolean.TRUE::equals)
 				.toList()
 				.size();
 		}
-		List<Long> ids = this.jdbc.queryForList("SELECT id FROM information_schema.processlist WHERE user = ?",
+		List<Long> ids = this.jdbc.queryForList("SELECT id FROM information_schema.processlist WHERE user = ? AND db = DATABASE()",
 				Long.class, user(instance));
 		int killed = 0;
 		for (Long id : ids) {
@@ -109,12 +112,14 @@ final class FaultDatabase {
 	boolean isPublishing(String instance, String outboxTable) {
 		if (this.database == TestDatabase.POSTGRESQL) {
 			return this.jdbc.queryForObject("SELECT COUNT(*) FROM pg_locks l JOIN pg_stat_activity a ON a.pid = l.pid "
-					+ "WHERE a.application_name = ? AND l.relation = CAST(? AS regclass) AND l.mode = 'RowShareLock'",
+					+ "WHERE a.application_name = ? AND a.datname = current_database() AND l.relation = CAST(? AS regclass) "
+					+ "AND l.mode = 'RowShareLock'",
 					Integer.class, applicationName(instance), outboxTable) > 0;
 		}
 		return this.jdbc.queryForObject("SELECT COUNT(*) FROM information_schema.innodb_trx t "
 				+ "JOIN information_schema.processlist p ON p.id = t.trx_mysql_thread_id "
-				+ "WHERE p.user = ? AND t.trx_isolation_level = 'READ COMMITTED' AND t.trx_rows_locked > 0",
+				+ "WHERE p.user = ? AND p.db = DATABASE() AND t.trx_isolation_level = 'READ COMMITTED' "
+				+ "AND t.trx_rows_locked > 0",
 				Integer.class, user(instance)) > 0;
 	}
 
@@ -128,7 +133,8 @@ final class FaultDatabase {
 		return this.jdbc.queryForList("SELECT application_name || ' ' || state || ' ' || COALESCE(wait_event_type, '-') "
 				+ "|| '/' || COALESCE(wait_event, '-') || ' ' || "
 				+ "CAST(EXTRACT(EPOCH FROM clock_timestamp() - query_start) * 1000 AS INT) || ' ms: ' || LEFT(query, 160) "
-				+ "FROM pg_stat_activity WHERE application_name LIKE 'fault-%' AND state <> 'idle' "
+				+ "FROM pg_stat_activity WHERE application_name LIKE 'fault-%' AND datname = current_database() "
+				+ "AND state <> 'idle' "
 				+ "AND clock_timestamp() - query_start > INTERVAL '1 second'", String.class);
 	}
 

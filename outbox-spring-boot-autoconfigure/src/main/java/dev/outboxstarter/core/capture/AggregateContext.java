@@ -63,6 +63,25 @@ public final class AggregateContext {
 	}
 
 	/**
+	 * Whether an open scope is publishing an event: a repository call that Spring Data publishes the
+	 * event of once it returns, or a deferred event being published.
+	 * @param event the event
+	 * @return whether a scope knows it
+	 */
+	public static boolean isPublishing(Object event) {
+		Deque<Map<Object, Supplier<AggregateRef>>> stack = scopes.get();
+		if (stack == null) {
+			return false;
+		}
+		for (Map<Object, Supplier<AggregateRef>> origins : stack) {
+			if (origins.containsKey(event)) {
+				return true;
+			}
+		}
+		return false;
+	}
+
+	/**
 	 * A scope opened by {@link #open}.
 	 */
 	@FunctionalInterface

@@ -4,9 +4,13 @@ import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.Deque;
+import java.util.IdentityHashMap;
 import java.util.List;
+import java.util.Set;
+import java.util.function.Supplier;
 
 import dev.outboxstarter.core.store.CapturedEvent;
+import org.jspecify.annotations.Nullable;
 
 import org.springframework.core.Ordered;
 import org.springframework.transaction.support.TransactionSynchronization;
@@ -22,6 +26,13 @@ final class CaptureBuffer implements TransactionSynchronization {
 
 	private final Deque<DeferredEvent> deferred = new ArrayDeque<>();
 
+	/** The sessions that write what their own flush at commit raised, by identity; few, usually none. */
+	private @Nullable Set<Object> completionWriters;
+
+	private boolean publishingDeferred;
+
+	private @Nullable DeferredEvent beingPublished;
+
 	private int written;
 
 	private boolean committed;
@@ -34,12 +45,42 @@ final class CaptureBuffer implements TransactionSynchronization {
 		this.events.add(event);
 	}
 
-	void defer(Object event, AggregateRef aggregate) {
-		this.deferred.add(new DeferredEvent(event, aggregate));
+	void defer(Object event, Supplier<AggregateRef> aggregate, @Nullable String payload) {
+		this.deferred.add(new DeferredEvent(event, aggregate, payload));
+	}
+
+	boolean addCompletionWriter(Object session) {
+		if (this.completionWriters == null) {
+			this.completionWriters = Collections.newSetFromMap(new IdentityHashMap<>(2));
+		}
+		return this.completionWriters.add(session);
+	}
+
+	boolean startPublishingDeferred() {
+		if (this.publishingDeferred) {
+			return false;
+		}
+		this.publishingDeferred = true;
+		return true;
+	}
+
+	void stopPublishingDeferred() {
+		this.publishingDeferred = false;
+		this.beingPublished = null;
 	}
 
 	DeferredEvent nextDeferred() {
-		return this.deferred.poll();
+		this.beingPublished = this.deferred.poll();
+		return this.beingPublished;
+	}
+
+	/**
+	 * The payload an event was serialized to when it was deferred, if it is the deferred event being
+	 * published.
+	 */
+	@Nullable String payloadIfDeferred(Object event) {
+		DeferredEvent deferred = this.beingPublished;
+		return (deferred != null && deferred.event() == event) ? deferred.payload() : null;
 	}
 
 	boolean hasDeferred() {
@@ -81,7 +122,7 @@ final class CaptureBuffer implements TransactionSynchronization {
 		this.capture.release();
 	}
 
-	record DeferredEvent(Object event, AggregateRef aggregate) {
+	record DeferredEvent(Object event, Supplier<AggregateRef> aggregate, @Nullable String payload) {
 	}
 
 }

@@ -1,12 +1,10 @@
 package dev.outboxstarter.core.capture;
 
+import java.lang.annotation.Annotation;
 import java.lang.reflect.Method;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
-import java.util.Map;
-import java.util.Optional;
-import java.util.concurrent.ConcurrentHashMap;
 
 import org.jspecify.annotations.Nullable;
 
@@ -20,13 +18,25 @@ import org.springframework.util.ReflectionUtils;
  */
 public final class DomainEventMethods {
 
-	private static final Map<Class<?>, Optional<DomainEventMethods>> cache = new ConcurrentHashMap<>();
+	/** Asked for every entity of every flush: a class without events must cost one lookup and nothing more. */
+	private static final ClassValue<DomainEventMethods> cache = new ClassValue<>() {
 
-	private final Method events;
+		@Override
+		protected DomainEventMethods computeValue(Class<?> type) {
+			return find(type);
+		}
+
+	};
+
+	private static final DomainEventMethods NONE = new DomainEventMethods(null, null);
+
+	private static final Object[] NO_ARGUMENTS = {};
+
+	private final @Nullable Method events;
 
 	private final @Nullable Method clear;
 
-	private DomainEventMethods(Method events, @Nullable Method clear) {
+	private DomainEventMethods(@Nullable Method events, @Nullable Method clear) {
 		this.events = events;
 		this.clear = clear;
 	}
@@ -37,16 +47,17 @@ public final class DomainEventMethods {
 	 * @return its methods, or {@code null} if it has no {@code @DomainEvents} method
 	 */
 	public static @Nullable DomainEventMethods of(Class<?> type) {
-		return cache.computeIfAbsent(type, DomainEventMethods::find).orElse(null);
+		DomainEventMethods methods = cache.get(type);
+		return (methods != NONE) ? methods : null;
 	}
 
-	private static Optional<DomainEventMethods> find(Class<?> type) {
+	private static DomainEventMethods find(Class<?> type) {
 		Method events = annotated(type, DomainEvents.class);
-		return (events != null) ? Optional.of(new DomainEventMethods(events, annotated(type, AfterDomainEventPublication.class)))
-				: Optional.empty();
+		return (events != null) ? new DomainEventMethods(events, annotated(type, AfterDomainEventPublication.class))
+				: NONE;
 	}
 
-	private static @Nullable Method annotated(Class<?> type, Class<? extends java.lang.annotation.Annotation> annotation) {
+	private static @Nullable Method annotated(Class<?> type, Class<? extends Annotation> annotation) {
 		Method[] found = new Method[1];
 		ReflectionUtils.doWithMethods(type, (method) -> {
 			if (found[0] == null) {
@@ -60,17 +71,26 @@ public final class DomainEventMethods {
 	/**
 	 * The events an aggregate holds now.
 	 * @param aggregate the aggregate
-	 * @return a copy of its events
+	 * @return a copy of its events; the shared empty list if it has none
 	 */
 	public List<Object> events(Object aggregate) {
-		Object result = ReflectionUtils.invokeMethod(this.events, aggregate);
+		Object result = ReflectionUtils.invokeMethod(this.events, aggregate, NO_ARGUMENTS);
 		if (result == null) {
 			return List.of();
 		}
 		if (result instanceof Collection<?> collection) {
-			return new ArrayList<>(collection);
+			return collection.isEmpty() ? List.of() : new ArrayList<>(collection);
 		}
 		return List.of(result);
+	}
+
+	/**
+	 * Whether the aggregate clears its events when told they were published. One that does not
+	 * (no {@code @AfterDomainEventPublication} method) still holds them afterwards.
+	 * @return whether it has an {@code @AfterDomainEventPublication} method
+	 */
+	public boolean clearsEvents() {
+		return this.clear != null;
 	}
 
 	/**
@@ -79,7 +99,7 @@ public final class DomainEventMethods {
 	 */
 	public void clear(Object aggregate) {
 		if (this.clear != null) {
-			ReflectionUtils.invokeMethod(this.clear, aggregate);
+			ReflectionUtils.invokeMethod(this.clear, aggregate, NO_ARGUMENTS);
 		}
 	}
 

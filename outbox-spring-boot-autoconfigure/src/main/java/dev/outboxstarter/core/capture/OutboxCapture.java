@@ -96,8 +96,13 @@ public class OutboxCapture {
 		}
 		String eventType = routes.get(0).eventType();
 		CaptureBuffer buffer = currentBuffer(event, eventType);
-		String payload = serialize(event, eventType);
+		String payload = buffer.payloadIfDeferred(event);
+		if (payload == null) {
+			payload = serialize(event, eventType);
+		}
 		Map<String, String> headers = contributedHeaders();
+		// Events an earlier flush deferred were raised before this one: an aggregate's events keep their order.
+		publishDeferred(buffer);
 		for (ResolvedRoute route : routes) {
 			buffer.add(new CapturedEvent(UuidV7.generate(), (aggregate != null) ? aggregate.type() : null,
 					(aggregate != null) ? aggregate.idAsString() : null, route.eventType(), route.transport(),
@@ -117,17 +122,49 @@ public class OutboxCapture {
 
 	/**
 	 * Holds an event pulled from an aggregate during a flush until the transaction is about to
-	 * commit, then publishes it like Spring Data would have (so the capture sees it with its
-	 * aggregate). Publishing inside a flush would run listeners in the middle of it.
+	 * commit (or another event is captured), then publishes it like Spring Data would have (so the
+	 * capture sees it with its aggregate). Publishing inside a flush would run listeners in the middle
+	 * of it. An outbox event is checked and serialized at once, so that a bad one fails that flush.
 	 * @param event the event
-	 * @param aggregate its aggregate
+	 * @param aggregate its aggregate, resolved when the event is published (a new aggregate's id may
+	 * be known only once the flush has inserted it)
+	 * @throws OutboxCaptureException if it is an outbox event that cannot be captured
 	 */
-	public void deferUntilCommit(Object event, AggregateRef aggregate) {
+	public void deferUntilCommit(Object event, Supplier<AggregateRef> aggregate) {
 		if (!TransactionSynchronizationManager.isSynchronizationActive()) {
 			publish(event, aggregate);
 			return;
 		}
-		currentBuffer(event, event.getClass().getSimpleName()).defer(event, aggregate);
+		List<ResolvedRoute> routes = this.routing.routesFor(event, null);
+		if (routes.isEmpty()) {
+			// Any transaction may raise events that are not outbox events.
+			CaptureBuffer buffer = boundBuffer();
+			if (buffer.isCommitted()) {
+				publish(event, aggregate);
+			}
+			else {
+				buffer.defer(event, aggregate, null);
+			}
+			return;
+		}
+		// Checked now rather than when published: for the flush at commit, that would be inside the
+		// session's completion callback, whose failure Hibernate logs at ERROR and wraps.
+		String eventType = routes.get(0).eventType();
+		CaptureBuffer buffer = currentBuffer(event, eventType);
+		buffer.defer(event, aggregate, serialize(event, eventType));
+	}
+
+	/**
+	 * Whether a session that deferred events in the current transaction must still register a
+	 * callback of its own that writes them as its transaction completes: {@code true} the first time
+	 * it asks. The flush a session runs at commit comes after the before-commit callbacks that
+	 * publish deferred events and write the rest, so only such a callback writes what that flush raised.
+	 * @param session the session
+	 * @return whether the session is asking for the first time in this transaction
+	 */
+	public boolean needsCompletionWriter(Object session) {
+		CaptureBuffer buffer = (CaptureBuffer) TransactionSynchronizationManager.getResource(this);
+		return buffer != null && buffer.addCompletionWriter(session);
 	}
 
 	/**
@@ -147,16 +184,29 @@ public class OutboxCapture {
 			if (flush) {
 				this.flushHooks.forEach(CaptureFlushHook::flush);
 			}
-			while (buffer.hasDeferred()) {
-				CaptureBuffer.DeferredEvent deferred = buffer.nextDeferred();
-				publish(deferred.event(), deferred.aggregate());
-			}
+			publishDeferred(buffer);
 		}
 		while (flush && buffer.hasDeferred() && ++rounds < MAX_FLUSH_ROUNDS);
 		List<CapturedEvent> unwritten = buffer.unwritten();
 		if (!unwritten.isEmpty()) {
 			this.store.insert(unwritten, this.availableAfter);
 			buffer.markWritten();
+		}
+	}
+
+	private void publishDeferred(CaptureBuffer buffer) {
+		if (!buffer.hasDeferred() || !buffer.startPublishingDeferred()) {
+			// Already publishing them further up the stack: capturing one of them must not recurse.
+			return;
+		}
+		try {
+			while (buffer.hasDeferred()) {
+				CaptureBuffer.DeferredEvent deferred = buffer.nextDeferred();
+				publish(deferred.event(), deferred.aggregate());
+			}
+		}
+		finally {
+			buffer.stopPublishingDeferred();
 		}
 	}
 
@@ -179,9 +229,9 @@ public class OutboxCapture {
 		TransactionSynchronizationManager.unbindResourceIfPossible(this);
 	}
 
-	private void publish(Object event, AggregateRef aggregate) {
+	private void publish(Object event, Supplier<AggregateRef> aggregate) {
 		IdentityHashMap<Object, Supplier<AggregateRef>> origin = new IdentityHashMap<>(1);
-		origin.put(event, () -> aggregate);
+		origin.put(event, aggregate);
 		try (AggregateContext.Scope scope = AggregateContext.open(origin)) {
 			this.publisher.publishEvent(event);
 		}
@@ -199,15 +249,20 @@ public class OutboxCapture {
 					+ " was published in a transaction that does not use the outbox DataSource: run it in a "
 					+ "transaction of the DataSource's (or JPA) transaction manager");
 		}
+		CaptureBuffer buffer = boundBuffer();
+		if (buffer.isCommitted()) {
+			throw new OutboxCaptureException(EventRouting.describe(event.getClass(), eventType)
+					+ " was published after its transaction committed: publish it in a new transaction");
+		}
+		return buffer;
+	}
+
+	private CaptureBuffer boundBuffer() {
 		CaptureBuffer buffer = (CaptureBuffer) TransactionSynchronizationManager.getResource(this);
 		if (buffer == null) {
 			buffer = new CaptureBuffer(this);
 			TransactionSynchronizationManager.bindResource(this, buffer);
 			TransactionSynchronizationManager.registerSynchronization(buffer);
-		}
-		else if (buffer.isCommitted()) {
-			throw new OutboxCaptureException(EventRouting.describe(event.getClass(), eventType)
-					+ " was published after its transaction committed: publish it in a new transaction");
 		}
 		return buffer;
 	}

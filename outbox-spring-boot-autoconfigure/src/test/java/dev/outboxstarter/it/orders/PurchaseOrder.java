@@ -1,9 +1,14 @@
 package dev.outboxstarter.it.orders;
 
+import java.util.ArrayList;
+import java.util.List;
+
+import jakarta.persistence.CascadeType;
 import jakarta.persistence.Entity;
 import jakarta.persistence.GeneratedValue;
 import jakarta.persistence.GenerationType;
 import jakarta.persistence.Id;
+import jakarta.persistence.OneToMany;
 
 import org.springframework.data.domain.AbstractAggregateRoot;
 
@@ -17,6 +22,9 @@ public class PurchaseOrder extends AbstractAggregateRoot<PurchaseOrder> {
 	private String customer;
 
 	private String status;
+
+	@OneToMany(mappedBy = "order", cascade = CascadeType.ALL)
+	private List<Shipment> shipments = new ArrayList<>();
 
 	protected PurchaseOrder() {
 	}
@@ -42,6 +50,24 @@ public class PurchaseOrder extends AbstractAggregateRoot<PurchaseOrder> {
 	public PurchaseOrder raise(Object event) {
 		registerEvent(event);
 		return this;
+	}
+
+	/** Raises an event without changing any field. */
+	public PurchaseOrder requestInvoice(String reference) {
+		registerEvent(new InvoiceRequested(reference));
+		return this;
+	}
+
+	public PurchaseOrder changeStatus(String status) {
+		this.status = status;
+		return this;
+	}
+
+	/** Adds a new shipment, an aggregate with events of its own that only the cascade stores. */
+	public Shipment planShipment(String reference) {
+		Shipment shipment = new Shipment(this, reference);
+		this.shipments.add(shipment);
+		return shipment;
 	}
 
 	public PurchaseOrder pay() {

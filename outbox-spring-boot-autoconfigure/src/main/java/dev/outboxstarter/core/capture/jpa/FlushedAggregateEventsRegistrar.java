@@ -31,14 +31,14 @@ public class FlushedAggregateEventsRegistrar implements BeanPostProcessor {
 				return bean;
 			}
 			FlushedAggregateEventsListener listener = new FlushedAggregateEventsListener(this.capture);
-			registry.appendListeners(EventType.PRE_UPDATE, listener);
-			registry.appendListeners(EventType.PRE_DELETE, listener);
+			registry.appendListeners(EventType.FLUSH_ENTITY, listener);
+			registry.appendListeners(EventType.MERGE, listener);
 		}
 		return bean;
 	}
 
 	private static boolean isRegistered(EventListenerRegistry registry) {
-		for (Object listener : registry.getEventListenerGroup(EventType.PRE_UPDATE).listeners()) {
+		for (Object listener : registry.getEventListenerGroup(EventType.FLUSH_ENTITY).listeners()) {
 			if (listener instanceof FlushedAggregateEventsListener) {
 				return true;
 			}

@@ -6,6 +6,7 @@ import java.util.function.Supplier;
 import dev.outboxstarter.core.capture.AggregateContext;
 import dev.outboxstarter.core.capture.AggregateRef;
 import dev.outboxstarter.core.capture.DomainEventMethods;
+import dev.outboxstarter.core.capture.PublishedDomainEvents;
 import org.aopalliance.intercept.MethodInterceptor;
 import org.aopalliance.intercept.MethodInvocation;
 import org.jspecify.annotations.Nullable;
@@ -14,7 +15,8 @@ import org.springframework.data.repository.core.EntityInformation;
 
 /**
  * Wraps a repository's {@code save*} and {@code delete*} methods so that, while Spring Data publishes
- * the aggregates' {@code @DomainEvents}, the capture knows which aggregate each event came from.
+ * the aggregates' {@code @DomainEvents}, the capture knows which aggregate each event came from, and a
+ * flush during the call leaves those events to Spring Data.
  */
 class AggregateTrackingInterceptor implements MethodInterceptor {
 
@@ -64,6 +66,10 @@ class AggregateTrackingInterceptor implements MethodInterceptor {
 		Supplier<AggregateRef> origin = () -> new AggregateRef(this.aggregateType, this.entityInformation.getId(aggregate));
 		for (Object event : methods.events(aggregate)) {
 			origins.put(event, origin);
+			if (!methods.clearsEvents()) {
+				// Spring Data publishes it now, and the aggregate keeps it: a later flush must not publish it again.
+				PublishedDomainEvents.record(event);
+			}
 		}
 	}
 

@@ -1,0 +1,7 @@
+package dev.outboxstarter.it.orders;
+
+import org.springframework.data.jpa.repository.JpaRepository;
+
+public interface ParcelRepository extends JpaRepository<Parcel, Long> {
+
+}

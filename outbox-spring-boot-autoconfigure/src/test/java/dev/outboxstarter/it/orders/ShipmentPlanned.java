@@ -1,0 +1,8 @@
+package dev.outboxstarter.it.orders;
+
+import dev.outboxstarter.core.OutboxEvent;
+
+/** Handled in-process by {@link CapturedEvents}. */
+@OutboxEvent(transport = "local", destination = CapturedEvents.DESTINATION)
+public record ShipmentPlanned(String reference) {
+}
