@@ -14,13 +14,17 @@ import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Consumer;
 import java.util.function.Function;
+import java.util.function.Supplier;
 import java.util.stream.Stream;
+
+import javax.sql.DataSource;
 
 import ch.qos.logback.classic.Level;
 import ch.qos.logback.classic.Logger;
 import ch.qos.logback.classic.LoggerContext;
 import ch.qos.logback.classic.spi.ILoggingEvent;
 import ch.qos.logback.core.read.ListAppender;
+import dev.outboxstarter.core.Outbox;
 import dev.outboxstarter.core.OutboxCaptureException;
 import dev.outboxstarter.core.OutboxEvent;
 import dev.outboxstarter.core.publish.OutboxMessage;
@@ -48,7 +52,10 @@ import org.springframework.boot.WebApplicationType;
 import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.jdbc.core.JdbcTemplate;
+import org.springframework.jdbc.datasource.DataSourceTransactionManager;
 import org.springframework.orm.jpa.SharedEntityManagerCreator;
+import org.springframework.transaction.PlatformTransactionManager;
+import org.springframework.transaction.TransactionDefinition;
 import org.springframework.transaction.support.TransactionTemplate;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -308,6 +315,58 @@ class AggregateEventCaptureIntegrationTests {
 
 	@ParameterizedTest
 	@EnumSource(TestDatabase.class)
+	void eventsOfAnInnerRequiresNewTransactionAreDeliveredWithItsCommitWhateverTheOuterOneDoes(TestDatabase database) {
+		Application application = application(database);
+		String marker = unique("requires-new");
+
+		List<Long> rolledBackOuter = new ArrayList<>();
+		assertThatExceptionOfType(RolledBack.class).isThrownBy(() -> application.inTransaction((entityManager) -> {
+			application.orders.save(new PurchaseOrder(marker).requestInvoice(marker + "/rolled-back-outer/1"));
+			rolledBackOuter.add(application.inNewTransaction(() -> application.orders
+				.save(new PurchaseOrder(marker).requestInvoice(marker + "/inner-of-rolled-back/1"))
+				.getId()));
+			application.orders.save(new PurchaseOrder(marker).requestInvoice(marker + "/rolled-back-outer/2"));
+			throw new RolledBack();
+		}));
+		List<Long> committedOuter = application.fromTransaction((entityManager) -> {
+			Long outer = application.orders.save(new PurchaseOrder(marker).requestInvoice(marker + "/outer/1")).getId();
+			Long inner = application.inNewTransaction(() -> application.orders
+				.save(new PurchaseOrder(marker).requestInvoice(marker + "/inner/1"))
+				.getId());
+			application.orders.findById(outer).orElseThrow().requestInvoice(marker + "/outer/2");
+			return List.of(outer, inner);
+		});
+
+		application.assertDeliveredOnce(marker,
+				Map.of(rolledBackOuter.get(0).toString(), List.of(marker + "/inner-of-rolled-back/1"),
+						committedOuter.get(0).toString(), List.of(marker + "/outer/1", marker + "/outer/2"),
+						committedOuter.get(1).toString(), List.of(marker + "/inner/1")));
+	}
+
+	@ParameterizedTest
+	@EnumSource(TestDatabase.class)
+	void eventsOfANestedTransactionThatRollsBackToItsSavepointAreNotDelivered(TestDatabase database) {
+		Application application = application(database);
+		String marker = unique("nested");
+
+		// JPA's transaction manager has no nested transactions: plain JDBC code, as Outbox serves it, has.
+		application.inJdbcTransaction(() -> {
+			application.outbox.publish("Ledger", marker, new InvoiceRequested(marker + "/before"));
+			assertThatExceptionOfType(RolledBack.class).isThrownBy(() -> application.inNestedTransaction(() -> {
+				application.outbox.publish("Ledger", marker, new InvoiceRequested(marker + "/rolled-back"));
+				throw new RolledBack();
+			}));
+			application.inNestedTransaction(() -> application.outbox.publish("Ledger", marker,
+					new InvoiceRequested(marker + "/nested")));
+			application.outbox.publish("Ledger", marker, new InvoiceRequested(marker + "/after"));
+		});
+
+		application.assertDeliveredOnce(marker,
+				Map.of(marker, List.of(marker + "/before", marker + "/nested", marker + "/after")));
+	}
+
+	@ParameterizedTest
+	@EnumSource(TestDatabase.class)
 	void commitsAndFlushedThenRolledBackTransactionsUnderConcurrencyLogNothingAtWarn(TestDatabase database)
 			throws Exception {
 		Application application = application(database);
@@ -378,6 +437,14 @@ class AggregateEventCaptureIntegrationTests {
 
 		private final CapturedEvents captured;
 
+		private final Outbox outbox;
+
+		private final TransactionTemplate newTransactions;
+
+		private final TransactionTemplate jdbcTransactions;
+
+		private final TransactionTemplate nestedTransactions;
+
 		Application(TestDatabase database) {
 			database.dropTable(TABLE);
 			List<String> properties = new ArrayList<>(List.of("test.topic=it-capture", "outbox.table-name=" + TABLE,
@@ -396,6 +463,27 @@ class AggregateEventCaptureIntegrationTests {
 			this.parcels = this.context.getBean(ParcelRepository.class);
 			this.jdbc = this.context.getBean(JdbcTemplate.class);
 			this.captured = this.context.getBean(CapturedEvents.class);
+			this.outbox = this.context.getBean(Outbox.class);
+			PlatformTransactionManager transactionManager = this.context.getBean(PlatformTransactionManager.class);
+			this.newTransactions = new TransactionTemplate(transactionManager);
+			this.newTransactions.setPropagationBehavior(TransactionDefinition.PROPAGATION_REQUIRES_NEW);
+			DataSourceTransactionManager jdbcTransactionManager = new DataSourceTransactionManager(
+					this.context.getBean(DataSource.class));
+			this.jdbcTransactions = new TransactionTemplate(jdbcTransactionManager);
+			this.nestedTransactions = new TransactionTemplate(jdbcTransactionManager);
+			this.nestedTransactions.setPropagationBehavior(TransactionDefinition.PROPAGATION_NESTED);
+		}
+
+		void inJdbcTransaction(Runnable work) {
+			this.jdbcTransactions.executeWithoutResult((status) -> work.run());
+		}
+
+		<T> T inNewTransaction(Supplier<T> work) {
+			return this.newTransactions.execute((status) -> work.get());
+		}
+
+		void inNestedTransaction(Runnable work) {
+			this.nestedTransactions.executeWithoutResult((status) -> work.run());
 		}
 
 		<T> T fromTransaction(Function<EntityManager, T> work) {

@@ -6,6 +6,7 @@ import java.util.Collections;
 import java.util.Deque;
 import java.util.IdentityHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.function.Supplier;
 
@@ -16,7 +17,10 @@ import org.springframework.core.Ordered;
 import org.springframework.transaction.support.TransactionSynchronization;
 
 /**
- * The outbox events of one transaction, written in one batch just before it commits.
+ * The outbox events of one transaction, written in one batch just before it commits. It is bound to
+ * the transaction as a resource: suspended with it while an inner {@code REQUIRES_NEW} transaction
+ * runs (which captures into a buffer of its own and commits on its own), and cut back to a savepoint
+ * when a nested transaction rolls back to it.
  */
 final class CaptureBuffer implements TransactionSynchronization {
 
@@ -36,6 +40,9 @@ final class CaptureBuffer implements TransactionSynchronization {
 	private int written;
 
 	private boolean committed;
+
+	/** How many events each savepoint of a nested transaction found; few, usually none. */
+	private @Nullable Map<Object, Integer> savepoints;
 
 	CaptureBuffer(OutboxCapture capture) {
 		this.capture = capture;
@@ -100,6 +107,35 @@ final class CaptureBuffer implements TransactionSynchronization {
 	}
 
 	@Override
+	public void suspend() {
+		this.capture.unbind();
+	}
+
+	@Override
+	public void resume() {
+		this.capture.bind(this);
+	}
+
+	@Override
+	public void savepoint(Object savepoint) {
+		// Events deferred before the savepoint belong before it, even if published after it.
+		this.capture.publishDeferred(this);
+		if (this.savepoints == null) {
+			this.savepoints = new IdentityHashMap<>(2);
+		}
+		this.savepoints.put(savepoint, this.events.size());
+	}
+
+	@Override
+	public void savepointRollback(Object savepoint) {
+		Integer size = (this.savepoints != null) ? this.savepoints.remove(savepoint) : null;
+		if (size != null) {
+			this.events.subList(Math.max(size, this.written), this.events.size()).clear();
+			this.deferred.clear();
+		}
+	}
+
+	@Override
 	public int getOrder() {
 		// Last, so that events raised by other before-commit callbacks are still captured.
 		return Ordered.LOWEST_PRECEDENCE;
@@ -119,7 +155,7 @@ final class CaptureBuffer implements TransactionSynchronization {
 	@Override
 	public void afterCompletion(int status) {
 		this.committed = true;
-		this.capture.release();
+		this.capture.unbind();
 	}
 
 	record DeferredEvent(Object event, Supplier<AggregateRef> aggregate, @Nullable String payload) {

@@ -194,7 +194,7 @@ public class OutboxCapture {
 		}
 	}
 
-	private void publishDeferred(CaptureBuffer buffer) {
+	void publishDeferred(CaptureBuffer buffer) {
 		if (!buffer.hasDeferred() || !buffer.startPublishingDeferred()) {
 			// Already publishing them further up the stack: capturing one of them must not recurse.
 			return;
@@ -225,7 +225,11 @@ public class OutboxCapture {
 		}
 	}
 
-	void release() {
+	void bind(CaptureBuffer buffer) {
+		TransactionSynchronizationManager.bindResource(this, buffer);
+	}
+
+	void unbind() {
 		TransactionSynchronizationManager.unbindResourceIfPossible(this);
 	}
 
@@ -261,7 +265,7 @@ public class OutboxCapture {
 		CaptureBuffer buffer = (CaptureBuffer) TransactionSynchronizationManager.getResource(this);
 		if (buffer == null) {
 			buffer = new CaptureBuffer(this);
-			TransactionSynchronizationManager.bindResource(this, buffer);
+			bind(buffer);
 			TransactionSynchronizationManager.registerSynchronization(buffer);
 		}
 		return buffer;
