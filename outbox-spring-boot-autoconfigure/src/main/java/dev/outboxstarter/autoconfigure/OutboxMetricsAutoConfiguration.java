@@ -4,10 +4,12 @@ import dev.outboxstarter.core.backlog.BacklogMonitor;
 import dev.outboxstarter.core.fastpath.FastPathDispatcher;
 import dev.outboxstarter.core.publish.Outages;
 import dev.outboxstarter.core.publish.OutboxTransport;
+import dev.outboxstarter.core.relay.OutboxRelay;
 import dev.outboxstarter.metrics.AvailabilityMetrics;
 import dev.outboxstarter.metrics.FastPathMetrics;
 import dev.outboxstarter.metrics.InboxMetrics;
 import dev.outboxstarter.metrics.OutboxMetrics;
+import dev.outboxstarter.metrics.RelayMetrics;
 import io.micrometer.core.instrument.MeterRegistry;
 
 import org.springframework.beans.factory.ObjectProvider;
@@ -47,6 +49,12 @@ public final class OutboxMetricsAutoConfiguration {
 	@ConditionalOnBean(FastPathDispatcher.class)
 	FastPathMetrics outboxFastPathMetrics(FastPathDispatcher fastPath) {
 		return new FastPathMetrics(fastPath);
+	}
+
+	@Bean
+	@ConditionalOnBean(OutboxRelay.class)
+	RelayMetrics outboxRelayMetrics(OutboxRelay relay) {
+		return new RelayMetrics(relay);
 	}
 
 	@Bean

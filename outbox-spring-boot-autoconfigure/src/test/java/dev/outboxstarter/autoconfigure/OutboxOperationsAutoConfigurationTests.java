@@ -9,6 +9,7 @@ import dev.outboxstarter.core.capture.OutboxCapture;
 import dev.outboxstarter.metrics.AvailabilityMetrics;
 import dev.outboxstarter.metrics.FastPathMetrics;
 import dev.outboxstarter.metrics.OutboxMetrics;
+import dev.outboxstarter.metrics.RelayMetrics;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.boot.actuate.autoconfigure.endpoint.EndpointAutoConfiguration;
@@ -46,6 +47,7 @@ class OutboxOperationsAutoConfigurationTests {
 				.hasSingleBean(OutboxMetrics.class)
 				.hasSingleBean(FastPathMetrics.class)
 				.hasSingleBean(AvailabilityMetrics.class)
+				.hasSingleBean(RelayMetrics.class)
 				.hasBean("outboxHealthIndicator")
 				.hasSingleBean(OutboxHealthIndicator.class)
 				.doesNotHaveBean(OutboxEndpoint.class);
@@ -57,6 +59,13 @@ class OutboxOperationsAutoConfigurationTests {
 			.withPropertyValues("management.endpoints.web.exposure.include=outbox",
 					"management.endpoint.outbox.access=NONE")
 			.run((context) -> assertThat(context).doesNotHaveBean(OutboxEndpoint.class));
+	}
+
+	@Test
+	void anInstanceWithoutARelayHasNoRelayAge() {
+		this.runner.withPropertyValues("outbox.relay.enabled=false")
+			.run((context) -> assertThat(context).doesNotHaveBean(RelayMetrics.class)
+				.hasSingleBean(OutboxMetrics.class));
 	}
 
 	@Test

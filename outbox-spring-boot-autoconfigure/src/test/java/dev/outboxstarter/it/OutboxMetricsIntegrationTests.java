@@ -114,7 +114,8 @@ class OutboxMetricsIntegrationTests {
 				"outbox_events_published_total{path=\"fast\",transport=\"kafka\"}",
 				"outbox_publish_latency_seconds_bucket{path=\"fast\",transport=\"kafka\"", "outbox_backlog_pending ",
 				"outbox_backlog_oldest_age_seconds ", "outbox_backlog_dead ", "outbox_fastpath_queue_size ",
-				"outbox_fastpath_overflow_total ", "outbox_relay_batch_size_count ", "outbox_publish_seconds_count{");
+				"outbox_fastpath_overflow_total ", "outbox_relay_batch_size_count ", "outbox_relay_last_run_age_seconds ",
+				"outbox_publish_seconds_count{");
 	}
 
 	private double count(String counter) {

@@ -6,6 +6,8 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.time.Duration;
+import java.util.Arrays;
+import java.util.List;
 import java.util.Map;
 import java.util.regex.Pattern;
 
@@ -36,7 +38,9 @@ import static org.assertj.core.api.Assertions.fail;
 /**
  * The sample page in headless Chromium: it shows an order placed and paid over HTTP as received by
  * the consumer, places orders and load from its buttons, and shows the backlog grow during a
- * simulated broker outage and drain after it. A screenshot is left in {@code target/}.
+ * simulated broker outage and drain after it, in its tiles and in its charts, which it draws itself
+ * (it loads nothing from elsewhere). Screenshots during the outage, after it and after a load run are
+ * left in {@code target/screenshots/}.
  */
 @SpringBootTest(webEnvironment = WebEnvironment.RANDOM_PORT)
 @AutoConfigureRestTestClient
@@ -68,7 +72,7 @@ class SamplePageBrowserTests {
 		ChromeOptions options = new ChromeOptions().setBinary(CHROMIUM.toFile())
 			.addArguments("--headless", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
 					"--disable-background-networking", "--disable-component-update", "--disable-sync",
-					"--no-first-run", "--window-size=1280,1100",
+					"--no-first-run", "--window-size=1280,1300",
 					"--user-data-dir=" + Files.createTempDirectory("sample-chromium"));
 		ChromeDriverService service = new ChromeDriverService.Builder().usingDriverExecutable(CHROMEDRIVER.toFile())
 			.build();
@@ -114,12 +118,25 @@ class SamplePageBrowserTests {
 		wait.until((driver) -> text("outage-state").contains("DOWN"));
 		this.browser.findElement(By.id("place-order")).click();
 		wait.until((driver) -> number("backlog") >= 1 && number("failed") >= 1);
+		// A few more orders, one every 100 ms, so that the backlog climbs on the chart.
+		setValue("load-orders", "30");
+		setValue("load-rate", "10");
+		this.browser.findElement(By.id("start-load")).click();
+		wait.until((driver) -> text("load-progress").equals("30 / 30 placed ✓"));
+		wait.until((driver) -> number("backlog") >= 31);
+		wait.until((driver) -> rose(chartValues("backlog")) && last(chartValues("backlog")) >= 31);
 		screenshot("sample-page-outage.png");
 
 		this.browser.findElement(By.id("toggle-outage")).click();
 		wait.until((driver) -> text("outage-state").equals("broker up"));
 		new WebDriverWait(this.browser, Duration.ofSeconds(60), Duration.ofMillis(200))
 			.until((driver) -> number("backlog") == 0 && number("published-relay") >= 1);
+		wait.until((driver) -> fell(chartValues("backlog")));
+		assertThat(chartValues("relay")).as("relay publish rate").anyMatch((rate) -> rate > 0);
+		screenshot("sample-page-after-outage.png");
+		assertThat(rose(chartValues("backlog"))).as("the backlog series rose, then fell: %s", chartValues("backlog"))
+			.isTrue();
+		assertThat(loadedFromElsewhere()).as("resources the page loaded from another origin").isEmpty();
 
 		setValue("load-orders", "40");
 		setValue("load-rate", "200");
@@ -137,6 +154,35 @@ class SamplePageBrowserTests {
 		return text.matches("\\d+") ? Long.parseLong(text) : -1;
 	}
 
+	/**
+	 * The values a chart line is drawn from.
+	 */
+	private List<Double> chartValues(String series) {
+		String values = this.browser.findElement(By.cssSelector("path[data-series='" + series + "']"))
+			.getDomAttribute("data-values");
+		return Arrays.stream(values.split(",")).filter((value) -> !value.isEmpty()).map(Double::valueOf).toList();
+	}
+
+	/** Zero, then at least one. */
+	private static boolean rose(List<Double> values) {
+		int zero = values.indexOf(0.0);
+		return zero >= 0 && values.subList(zero, values.size()).stream().anyMatch((value) -> value >= 1);
+	}
+
+	/** At least one, then zero at the end. */
+	private static boolean fell(List<Double> values) {
+		return !values.isEmpty() && last(values) == 0 && values.stream().anyMatch((value) -> value >= 1);
+	}
+
+	private static double last(List<Double> values) {
+		return values.isEmpty() ? -1 : values.get(values.size() - 1);
+	}
+
+	private List<?> loadedFromElsewhere() {
+		return (List<?>) this.browser.executeScript("return performance.getEntriesByType('resource')"
+				+ ".map((entry) => entry.name).filter((url) => !url.startsWith(location.origin));");
+	}
+
 	private void setValue(String id, String value) {
 		var input = this.browser.findElement(By.id(id));
 		input.clear();
@@ -144,7 +190,8 @@ class SamplePageBrowserTests {
 	}
 
 	private void screenshot(String name) throws IOException {
-		Path target = Path.of("target", name).toAbsolutePath();
+		Path target = Path.of("target", "screenshots", name).toAbsolutePath();
+		Files.createDirectories(target.getParent());
 		Files.copy(this.browser.getScreenshotAs(OutputType.FILE).toPath(), target, StandardCopyOption.REPLACE_EXISTING);
 		System.out.println("Screenshot of the sample page: " + target);
 	}
