@@ -304,6 +304,19 @@ class KafkaOutboxIntegrationTests {
 		assertThat(this.repository.findAll()).noneMatch((order) -> order.getCustomer().equals(customer));
 	}
 
+	@Test
+	void eventWhoseKeyExpressionYieldsNullIsRefusedAndRollsTheBusinessChangeBack() {
+		String customer = unique("heidi");
+
+		assertThatExceptionOfType(OutboxCaptureException.class)
+			.isThrownBy(() -> this.orders.place(customer, new AccountOpened(customer, null)))
+			.withMessageContaining("Event 'AccountOpened' (" + AccountOpened.class.getName() + ")")
+			.withMessageContaining("its key expression 'account' evaluated to null");
+
+		assertThat(this.repository.findAll()).noneMatch((order) -> order.getCustomer().equals(customer));
+		assertThat(outboxRowsMentioning(customer)).isZero();
+	}
+
 	private List<Received> awaitReceived(String marker, int count) {
 		return await().atMost(Duration.ofSeconds(30))
 			.pollInterval(Duration.ofMillis(50))
@@ -345,6 +358,10 @@ class KafkaOutboxIntegrationTests {
 
 	@OutboxEvent
 	record Unrouted(String customer) {
+	}
+
+	@OutboxEvent(destination = "${test.topic}", key = "account")
+	record AccountOpened(String customer, String account) {
 	}
 
 	static class PlainEventListener {
