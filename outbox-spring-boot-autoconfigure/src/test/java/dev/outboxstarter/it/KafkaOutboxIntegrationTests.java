@@ -42,6 +42,7 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Import;
 import org.springframework.context.event.EventListener;
 import org.springframework.jdbc.core.JdbcTemplate;
+import org.springframework.jdbc.datasource.DataSourceTransactionManager;
 import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
 import org.springframework.transaction.support.TransactionTemplate;
@@ -262,6 +263,18 @@ class KafkaOutboxIntegrationTests {
 			.isThrownBy(() -> this.publisher.publishEvent(new OrderPlaced("nobody", 1)))
 			.withMessageContaining("Event 'OrderPlaced' (" + OrderPlaced.class.getName() + ")")
 			.withMessageContaining("no transaction active");
+	}
+
+	@Test
+	void outboxEventInATransactionOfAnotherDataSourceIsRefused() {
+		TransactionTemplate otherDatabase = new TransactionTemplate(
+				new DataSourceTransactionManager(TestDatabase.POSTGRESQL.dataSource()));
+
+		assertThatExceptionOfType(OutboxCaptureException.class)
+			.isThrownBy(() -> otherDatabase
+				.executeWithoutResult((status) -> this.publisher.publishEvent(new OrderPlaced("elsewhere", 1))))
+			.withMessageContaining("Event 'OrderPlaced' (" + OrderPlaced.class.getName() + ")")
+			.withMessageContaining("in a transaction that does not use the outbox DataSource");
 	}
 
 	@Test
