@@ -414,7 +414,7 @@ public class OutboxProperties {
 				@DefaultValue("10") int maxAttempts) {
 			checkPositive(initialDelay, "outbox.retry.initial-delay");
 			check(multiplier >= 1 && Double.isFinite(multiplier), "outbox.retry.multiplier", multiplier,
-					"it must be at least 1 (1 retries at a constant delay)");
+					"it must be a finite number of at least 1 (1 retries at a constant delay)");
 			checkPositive(maxDelay, "outbox.retry.max-delay");
 			check(jitter >= 0 && jitter < 1, "outbox.retry.jitter", jitter,
 					"it must be at least 0 and less than 1, a fraction of the delay (1 could make it zero)");

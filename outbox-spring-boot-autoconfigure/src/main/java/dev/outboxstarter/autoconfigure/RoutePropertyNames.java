@@ -39,13 +39,19 @@ final class RoutePropertyNames {
 	private static void check(ConfigurationPropertyName name) {
 		int depth = ROUTES.getNumberOfElements();
 		boolean valid = name.getNumberOfElements() == depth + 2 && name.chop(depth + 1).isLastElementIndexed()
-				&& ATTRIBUTES.contains(name.getElement(depth + 1, Form.DASHED));
+				&& isAttribute(name.getElement(depth + 1, Form.UNIFORM));
 		if (!valid) {
 			throw new IllegalStateException(asWritten(name) + " is not a route setting: write "
 					+ "outbox.routes[<fully qualified class name>].<attribute>, the class name in brackets (in YAML "
-					+ "the key \"[com.acme.billing.InvoiceIssued]\", quoted), the attribute one of " + String.join(", ",
-							ATTRIBUTES.stream().sorted().toList()) + ", e.g. outbox.routes[com.acme.billing.InvoiceIssued].destination");
+					+ "the key \"[com.acme.billing.InvoiceIssued]\", quoted), the attribute one of "
+					+ String.join(", ", ATTRIBUTES.stream().sorted().toList())
+					+ ", e.g. outbox.routes[com.acme.billing.InvoiceIssued].destination");
 		}
+	}
+
+	/** Whether an element is an attribute in any of the forms relaxed binding accepts (event-type, eventType). */
+	private static boolean isAttribute(String uniform) {
+		return ATTRIBUTES.stream().anyMatch((attribute) -> attribute.replace("-", "").equals(uniform));
 	}
 
 	/** The name with its elements as written, which the canonical form would lower-case. */

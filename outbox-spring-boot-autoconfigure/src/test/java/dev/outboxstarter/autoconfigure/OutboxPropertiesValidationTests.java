@@ -40,8 +40,8 @@ class OutboxPropertiesValidationTests {
 			outbox.relay.poll-interval=0ms             | outbox.relay.poll-interval=0s is invalid: it must be at least 1ms
 			outbox.relay.batch-size=0                  | outbox.relay.batch-size=0 is invalid: it must be between 1 and 5000
 			outbox.retry.initial-delay=-2m             | outbox.retry.initial-delay=-2m is invalid: it must be at least 1ms
-			outbox.retry.multiplier=0.5                | outbox.retry.multiplier=0.5 is invalid: it must be at least 1
-			outbox.retry.multiplier=NaN                | outbox.retry.multiplier=NaN is invalid: it must be at least 1
+			outbox.retry.multiplier=0.5                | outbox.retry.multiplier=0.5 is invalid: it must be a finite number of at least 1
+			outbox.retry.multiplier=NaN                | outbox.retry.multiplier=NaN is invalid: it must be a finite number of at least 1
 			outbox.retry.max-delay=0s                  | outbox.retry.max-delay=0s is invalid: it must be at least 1ms
 			outbox.retry.jitter=1                      | outbox.retry.jitter=1.0 is invalid: it must be at least 0 and less than 1
 			outbox.retry.jitter=-0.1                   | outbox.retry.jitter=-0.1 is invalid: it must be at least 0 and less than 1
@@ -109,6 +109,15 @@ class OutboxPropertiesValidationTests {
 				.rootCause()
 				.hasMessageContaining("outbox.routes.com.acme.billing.InvoiceIssued.destination is not a route setting")
 				.hasMessageContaining("e.g. outbox.routes[com.acme.billing.InvoiceIssued].destination"));
+	}
+
+	@Test
+	void routeAttributesInEveryFormRelaxedBindingAcceptsStart() {
+		this.runner
+			.withPropertyValues("outbox.routes[java.lang.String].destination=strings",
+					"outbox.routes[java.lang.String].eventType=string", "outbox.routes[java.lang.Integer].event-type=int",
+					"outbox.routes[java.lang.Integer].DESTINATION=ints")
+			.run((context) -> assertThat(context).hasNotFailed());
 	}
 
 	@Test

@@ -80,14 +80,14 @@ public class EventRouting {
 		this.defaultTransport = defaultTransport;
 		this.transports = Set.copyOf(transports);
 		this.placeholders = placeholders;
-		this.configured = checked(configured);
+		this.configured = checkedRoutes(configured);
 	}
 
 	/**
 	 * The configured routes by the name of their class, checked: a route whose class name has a typo
 	 * would never match, and the events it was meant for would stay ordinary application events.
 	 */
-	private Map<String, RouteDefinition> checked(Map<String, RouteDefinition> configured) {
+	private Map<String, RouteDefinition> checkedRoutes(Map<String, RouteDefinition> configured) {
 		Map<String, RouteDefinition> byClassName = new HashMap<>();
 		configured.forEach((name, route) -> {
 			String property = "outbox.routes[" + name + "]";
@@ -171,9 +171,9 @@ public class EventRouting {
 		}
 		catch (IllegalArgumentException ex) {
 			// A ${...} placeholder of an annotation that no property resolves.
-			return new TypeRoutes(List.of(), describe(type, type.getSimpleName()) + " has an @OutboxEvent value that "
-					+ "cannot be resolved: " + ex.getMessage() + ": set the property, or give the placeholder a default "
-					+ "(${name:default})");
+			return new TypeRoutes(List.of(), describe(type, type.getSimpleName())
+					+ " has an @OutboxEvent value that cannot be resolved: " + ex.getMessage()
+					+ ": set the property, or give the placeholder a default (${name:default})");
 		}
 		if (definitions.isEmpty()) {
 			return TypeRoutes.NONE;
@@ -304,9 +304,9 @@ public class EventRouting {
 			return isTemplate ? parser.parseExpression(source, template) : parser.parseExpression(source);
 		}
 		catch (ParseException ex) {
-			throw new OutboxCaptureException(describe(type, eventType) + " has an invalid " + attribute + " expression '"
-					+ source + "': " + ex.getMessage() + ": fix it in @OutboxEvent(" + attribute + " = ...) or outbox.routes["
-					+ type.getName() + "]." + attribute);
+			throw new OutboxCaptureException(describe(type, eventType) + " has an invalid " + attribute
+					+ " expression '" + source + "': " + ex.getMessage() + ": fix it in @OutboxEvent(" + attribute
+					+ " = ...) or outbox.routes[" + type.getName() + "]." + attribute);
 		}
 	}
 
