@@ -85,6 +85,7 @@ public final class OutboxAutoConfiguration {
 	@ConditionalOnMissingBean
 	EventRouting outboxEventRouting(OutboxProperties properties, ObjectProvider<OutboxEventRouter> routers,
 			ObjectProvider<OutboxTransport> transports, Environment environment) {
+		RoutePropertyNames.check(environment);
 		Map<String, RouteDefinition> routes = new LinkedHashMap<>();
 		properties.getRoutes()
 			.forEach((type, route) -> routes.put(type, new RouteDefinition(route.getEventType(), route.getTransport(),

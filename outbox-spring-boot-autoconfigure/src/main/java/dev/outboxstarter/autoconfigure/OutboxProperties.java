@@ -1,6 +1,8 @@
 package dev.outboxstarter.autoconfigure;
 
 import java.time.Duration;
+import java.time.temporal.ChronoUnit;
+import java.util.List;
 import java.util.Map;
 
 import dev.outboxstarter.core.store.OutboxStatements;
@@ -8,7 +10,8 @@ import org.jspecify.annotations.Nullable;
 
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.context.properties.bind.DefaultValue;
-import org.springframework.util.Assert;
+import org.springframework.boot.convert.DurationStyle;
+import org.springframework.util.StringUtils;
 import org.springframework.util.unit.DataSize;
 
 /**
@@ -93,13 +96,15 @@ public class OutboxProperties {
 			@DefaultValue Backlog backlog, @DefaultValue Health health, @DefaultValue Inbox inbox,
 			@Nullable Map<String, Route> routes) {
 		checkTableName(tableName);
-		Assert.isTrue(maxPayloadSize.toBytes() > 0, "outbox.max-payload-size must be positive");
-		Assert.hasText(defaultTransport, "outbox.default-transport must not be empty");
+		check(maxPayloadSize.toBytes() > 0, "outbox.max-payload-size", maxPayloadSize, "it must be positive, e.g. 1MB");
+		check(StringUtils.hasText(defaultTransport), "outbox.default-transport", defaultTransport,
+				"it must name a transport, e.g. kafka");
 		checkPositive(publishTimeout, "outbox.publish-timeout");
 		checkPositive(shutdownTimeout, "outbox.shutdown-timeout");
-		Assert.isTrue(health.getMaxTimeSinceRelayRun().compareTo(relay.getPollInterval()) > 0,
-				() -> "outbox.health.max-time-since-relay-run (" + health.getMaxTimeSinceRelayRun()
-						+ ") must be longer than outbox.relay.poll-interval (" + relay.getPollInterval() + ")");
+		check(health.getMaxTimeSinceRelayRun().compareTo(relay.getPollInterval()) > 0,
+				"outbox.health.max-time-since-relay-run", health.getMaxTimeSinceRelayRun(),
+				"it must be longer than outbox.relay.poll-interval (" + format(relay.getPollInterval())
+						+ "), or the health indicator is DOWN between two polls");
 		this.enabled = enabled;
 		this.tableName = tableName;
 		this.maxPayloadSize = maxPayloadSize;
@@ -128,8 +133,49 @@ public class OutboxProperties {
 		}
 	}
 
+	/**
+	 * Checks a duration the outbox waits or schedules by: at least a millisecond, the unit it is used
+	 * in (a shorter one would be zero: a relay polling without pause, retries without backoff).
+	 */
 	static void checkPositive(Duration duration, String property) {
-		Assert.isTrue(!duration.isNegative() && !duration.isZero(), () -> property + " must be positive, not " + duration);
+		check(duration.compareTo(Duration.ofMillis(1)) >= 0, property, duration, "it must be at least 1ms");
+	}
+
+	static void checkNotNegative(@Nullable Duration duration, String property) {
+		check(duration == null || !duration.isNegative(), property, duration, "it must not be negative");
+	}
+
+	static void checkBetween(long value, long min, long max, String property) {
+		check(value >= min && value <= max, property, value, "it must be between " + min + " and " + max);
+	}
+
+	/**
+	 * Fails start-up when a value breaks its rule, with a message naming the property, its value and
+	 * what it must be.
+	 * @throws IllegalArgumentException when the value is invalid
+	 */
+	static void check(boolean valid, String property, @Nullable Object value, String rule) {
+		if (!valid) {
+			throw new IllegalArgumentException(property + "=" + format(value) + " is invalid: " + rule);
+		}
+	}
+
+	private static String format(@Nullable Object value) {
+		if (value instanceof Duration duration) {
+			return duration.isZero() ? "0s" : DurationStyle.SIMPLE.print(duration, unitOf(duration));
+		}
+		return String.valueOf(value);
+	}
+
+	/** The largest unit that shows the duration exactly, as it was most likely written. */
+	private static ChronoUnit unitOf(Duration duration) {
+		for (ChronoUnit unit : List.of(ChronoUnit.DAYS, ChronoUnit.HOURS, ChronoUnit.MINUTES, ChronoUnit.SECONDS,
+				ChronoUnit.MILLIS, ChronoUnit.MICROS)) {
+			if (duration.toNanos() % unit.getDuration().toNanos() == 0) {
+				return unit;
+			}
+		}
+		return ChronoUnit.NANOS;
 	}
 
 	public boolean isEnabled() {
@@ -229,8 +275,9 @@ public class OutboxProperties {
 		private final Duration gracePeriod;
 
 		/**
-		 * Events the fast-path queues hold, shared evenly among the threads. When an event's queue is
-		 * full, it waits for the relay.
+		 * Events the fast-path queues hold, shared evenly among the threads: at least one per thread, at
+		 * most 1,000,000 (the queues are allocated up front). When an event's queue is full, it waits for
+		 * the relay.
 		 */
 		private final int queueCapacity;
 
@@ -252,9 +299,10 @@ public class OutboxProperties {
 				@DefaultValue("10000") int queueCapacity, @DefaultValue("500") int batchSize,
 				@DefaultValue("1") int threads) {
 			checkPositive(gracePeriod, "outbox.fast-path.grace-period");
-			Assert.isTrue(queueCapacity > 0, "outbox.fast-path.queue-capacity must be positive");
-			Assert.isTrue(batchSize > 0 && batchSize <= 5000, "outbox.fast-path.batch-size must be between 1 and 5000");
-			Assert.isTrue(threads > 0 && threads <= 16, "outbox.fast-path.threads must be between 1 and 16");
+			checkBetween(batchSize, 1, 5000, "outbox.fast-path.batch-size");
+			checkBetween(threads, 1, 16, "outbox.fast-path.threads");
+			// Each thread's queue, allocated up front, holds an equal share of the capacity.
+			checkBetween(queueCapacity, threads, 1_000_000, "outbox.fast-path.queue-capacity");
 			this.enabled = enabled;
 			this.gracePeriod = gracePeriod;
 			this.queueCapacity = queueCapacity;
@@ -307,7 +355,7 @@ public class OutboxProperties {
 		public Relay(@DefaultValue("true") boolean enabled, @DefaultValue("1s") Duration pollInterval,
 				@DefaultValue("500") int batchSize) {
 			checkPositive(pollInterval, "outbox.relay.poll-interval");
-			Assert.isTrue(batchSize > 0 && batchSize <= 5000, "outbox.relay.batch-size must be between 1 and 5000");
+			checkBetween(batchSize, 1, 5000, "outbox.relay.batch-size");
 			this.enabled = enabled;
 			this.pollInterval = pollInterval;
 			this.batchSize = batchSize;
@@ -348,7 +396,8 @@ public class OutboxProperties {
 		private final Duration maxDelay;
 
 		/**
-		 * Fraction of the delay added or taken away at random, so retries of many events spread out.
+		 * Fraction of the delay added or taken away at random, so retries of many events spread out: at
+		 * least 0 and less than 1.
 		 */
 		private final double jitter;
 
@@ -364,10 +413,12 @@ public class OutboxProperties {
 				@DefaultValue("5m") Duration maxDelay, @DefaultValue("0.2") double jitter,
 				@DefaultValue("10") int maxAttempts) {
 			checkPositive(initialDelay, "outbox.retry.initial-delay");
-			Assert.isTrue(multiplier >= 1, "outbox.retry.multiplier must be at least 1");
+			check(multiplier >= 1 && Double.isFinite(multiplier), "outbox.retry.multiplier", multiplier,
+					"it must be a finite number of at least 1 (1 retries at a constant delay)");
 			checkPositive(maxDelay, "outbox.retry.max-delay");
-			Assert.isTrue(jitter >= 0 && jitter <= 1, "outbox.retry.jitter must be between 0 and 1");
-			Assert.isTrue(maxAttempts >= 1, "outbox.retry.max-attempts must be at least 1");
+			check(jitter >= 0 && jitter < 1, "outbox.retry.jitter", jitter,
+					"it must be at least 0 and less than 1, a fraction of the delay (1 could make it zero)");
+			check(maxAttempts >= 1, "outbox.retry.max-attempts", maxAttempts, "it must be at least 1");
 			this.initialDelay = initialDelay;
 			this.multiplier = multiplier;
 			this.maxDelay = maxDelay;
@@ -430,11 +481,10 @@ public class OutboxProperties {
 		public Cleanup(@DefaultValue("true") boolean enabled, @DefaultValue("7d") Duration publishedRetention,
 				@Nullable Duration deadRetention, @DefaultValue("1m") Duration interval,
 				@DefaultValue("1000") int batchSize) {
-			Assert.isTrue(!publishedRetention.isNegative(), "outbox.cleanup.published-retention must not be negative");
-			Assert.isTrue(deadRetention == null || !deadRetention.isNegative(),
-					"outbox.cleanup.dead-retention must not be negative");
+			checkNotNegative(publishedRetention, "outbox.cleanup.published-retention");
+			checkNotNegative(deadRetention, "outbox.cleanup.dead-retention");
 			checkPositive(interval, "outbox.cleanup.interval");
-			Assert.isTrue(batchSize > 0 && batchSize <= 10000, "outbox.cleanup.batch-size must be between 1 and 10000");
+			checkBetween(batchSize, 1, 10000, "outbox.cleanup.batch-size");
 			this.enabled = enabled;
 			this.publishedRetention = publishedRetention;
 			this.deadRetention = deadRetention;
@@ -510,8 +560,8 @@ public class OutboxProperties {
 				@DefaultValue("2m") Duration maxTimeSinceRelayRun, @Nullable Long maxDeadEvents) {
 			checkPositive(maxOldestPendingAge, "outbox.health.max-oldest-pending-age");
 			checkPositive(maxTimeSinceRelayRun, "outbox.health.max-time-since-relay-run");
-			Assert.isTrue(maxDeadEvents == null || maxDeadEvents >= 0,
-					() -> "outbox.health.max-dead-events must not be negative, not " + maxDeadEvents);
+			check(maxDeadEvents == null || maxDeadEvents >= 0, "outbox.health.max-dead-events", maxDeadEvents,
+					"it must not be negative");
 			this.maxOldestPendingAge = maxOldestPendingAge;
 			this.maxTimeSinceRelayRun = maxTimeSinceRelayRun;
 			this.maxDeadEvents = maxDeadEvents;
@@ -580,8 +630,7 @@ public class OutboxProperties {
 			}
 			checkPositive(retention, "outbox.inbox.retention");
 			checkPositive(cleanupInterval, "outbox.inbox.cleanup-interval");
-			Assert.isTrue(cleanupBatchSize > 0 && cleanupBatchSize <= 10000,
-					"outbox.inbox.cleanup-batch-size must be between 1 and 10000");
+			checkBetween(cleanupBatchSize, 1, 10000, "outbox.inbox.cleanup-batch-size");
 			this.enabled = enabled;
 			this.tableName = tableName;
 			this.retention = retention;

@@ -12,6 +12,10 @@ import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.InvalidRecordException;
+import org.apache.kafka.common.errors.InvalidTopicException;
+import org.apache.kafka.common.errors.RecordBatchTooLargeException;
+import org.apache.kafka.common.errors.RecordTooLargeException;
 import org.apache.kafka.common.errors.RetriableException;
 import org.apache.kafka.common.header.internals.RecordHeaders;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
@@ -132,6 +136,23 @@ public class KafkaOutboxTransport implements OutboxTransport, DisposableBean {
 	public boolean isUnavailable(Throwable failure) {
 		for (Throwable cause = failure; cause != null; cause = cause.getCause()) {
 			if (cause instanceof RetriableException) {
+				return true;
+			}
+		}
+		return false;
+	}
+
+	/**
+	 * The errors no retry of the same record can get past: a record larger than the producer's
+	 * {@code max.request.size} or the topic's {@code max.message.bytes}, a topic name Kafka does not
+	 * allow, a record the broker's validation refuses (a record without a key on a compacted topic).
+	 * Each needs an operator to change a setting, or the event to change.
+	 */
+	@Override
+	public boolean isPermanent(Throwable failure) {
+		for (Throwable cause = failure; cause != null; cause = cause.getCause()) {
+			if (cause instanceof RecordTooLargeException || cause instanceof RecordBatchTooLargeException
+					|| cause instanceof InvalidTopicException || cause instanceof InvalidRecordException) {
 				return true;
 			}
 		}

@@ -26,7 +26,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * Start-up of the outbox on an embedded H2 database: what is created, when it backs off, and how bad
- * settings fail with a message that names the property.
+ * settings fail with a message that names the property (values out of their range: see
+ * {@link OutboxPropertiesValidationTests}).
  */
 class OutboxAutoConfigurationTests {
 
@@ -115,31 +116,6 @@ class OutboxAutoConfigurationTests {
 			.run((context) -> assertThat(context).hasFailed()
 				.getFailure()
 				.hasStackTraceContaining("outbox.table-name: 'outbox; DROP TABLE orders' is not a plain SQL identifier"));
-	}
-
-	@Test
-	void invalidDurationsAndSizesFailNamingTheProperty() {
-		this.runner.withPropertyValues("outbox.relay.batch-size=0")
-			.run((context) -> assertThat(context).hasFailed()
-				.getFailure()
-				.hasStackTraceContaining("outbox.relay.batch-size must be between 1 and 5000"));
-		this.runner.withPropertyValues("outbox.retry.jitter=2")
-			.run((context) -> assertThat(context).hasFailed()
-				.getFailure()
-				.hasStackTraceContaining("outbox.retry.jitter must be between 0 and 1"));
-		this.runner.withPropertyValues("outbox.backlog.refresh-interval=0s")
-			.run((context) -> assertThat(context).hasFailed()
-				.getFailure()
-				.hasStackTraceContaining("outbox.backlog.refresh-interval must be positive, not PT0S"));
-		this.runner.withPropertyValues("outbox.health.max-oldest-pending-age=-5s")
-			.run((context) -> assertThat(context).hasFailed()
-				.getFailure()
-				.hasStackTraceContaining("outbox.health.max-oldest-pending-age must be positive"));
-		this.runner.withPropertyValues("outbox.health.max-time-since-relay-run=500ms")
-			.run((context) -> assertThat(context).hasFailed()
-				.getFailure()
-				.hasStackTraceContaining("outbox.health.max-time-since-relay-run (PT0.5S) must be longer than "
-						+ "outbox.relay.poll-interval (PT1S)"));
 	}
 
 	@Test

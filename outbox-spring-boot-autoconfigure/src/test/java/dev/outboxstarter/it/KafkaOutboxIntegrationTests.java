@@ -42,6 +42,7 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Import;
 import org.springframework.context.event.EventListener;
 import org.springframework.jdbc.core.JdbcTemplate;
+import org.springframework.jdbc.datasource.DataSourceTransactionManager;
 import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
 import org.springframework.transaction.support.TransactionTemplate;
@@ -265,6 +266,18 @@ class KafkaOutboxIntegrationTests {
 	}
 
 	@Test
+	void outboxEventInATransactionOfAnotherDataSourceIsRefused() {
+		TransactionTemplate otherDatabase = new TransactionTemplate(
+				new DataSourceTransactionManager(TestDatabase.POSTGRESQL.dataSource()));
+
+		assertThatExceptionOfType(OutboxCaptureException.class)
+			.isThrownBy(() -> otherDatabase
+				.executeWithoutResult((status) -> this.publisher.publishEvent(new OrderPlaced("elsewhere", 1))))
+			.withMessageContaining("Event 'OrderPlaced' (" + OrderPlaced.class.getName() + ")")
+			.withMessageContaining("in a transaction that does not use the outbox DataSource");
+	}
+
+	@Test
 	void unserializableEventIsRefusedAndRollsTheBusinessChangeBack() {
 		String customer = unique("erin");
 
@@ -302,6 +315,19 @@ class KafkaOutboxIntegrationTests {
 			.withMessageContaining(PlainEvent.class.getName() + " has no outbox route");
 
 		assertThat(this.repository.findAll()).noneMatch((order) -> order.getCustomer().equals(customer));
+	}
+
+	@Test
+	void eventWhoseKeyExpressionYieldsNullIsRefusedAndRollsTheBusinessChangeBack() {
+		String customer = unique("heidi");
+
+		assertThatExceptionOfType(OutboxCaptureException.class)
+			.isThrownBy(() -> this.orders.place(customer, new AccountOpened(customer, null)))
+			.withMessageContaining("Event 'AccountOpened' (" + AccountOpened.class.getName() + ")")
+			.withMessageContaining("its key expression 'account' evaluated to null");
+
+		assertThat(this.repository.findAll()).noneMatch((order) -> order.getCustomer().equals(customer));
+		assertThat(outboxRowsMentioning(customer)).isZero();
 	}
 
 	private List<Received> awaitReceived(String marker, int count) {
@@ -345,6 +371,10 @@ class KafkaOutboxIntegrationTests {
 
 	@OutboxEvent
 	record Unrouted(String customer) {
+	}
+
+	@OutboxEvent(destination = "${test.topic}", key = "account")
+	record AccountOpened(String customer, String account) {
 	}
 
 	static class PlainEventListener {

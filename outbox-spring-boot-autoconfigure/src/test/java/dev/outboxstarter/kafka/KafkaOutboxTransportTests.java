@@ -48,6 +48,8 @@ class KafkaOutboxTransportTests {
 
 	private static final String ORDER_TOPIC = "kafka-transport-order-tests";
 
+	private static final String SMALL_TOPIC = "kafka-transport-small-records";
+
 	@Test
 	void outboxProducerSendsEachBatchWithoutLingering() {
 		Map<String, Object> configuration = outboxProducerConfiguration(Map.of("bootstrap.servers", "localhost:9092"));
@@ -144,6 +146,7 @@ class KafkaOutboxTransportTests {
 				Throwable failure = SendFailure.of(transport, message("x"));
 
 				assertThat(transport.isUnavailable(failure)).as("unavailable: %s", failure).isTrue();
+				assertThat(transport.isPermanent(failure)).isFalse();
 			}
 			finally {
 				transport.destroy();
@@ -152,7 +155,7 @@ class KafkaOutboxTransportTests {
 	}
 
 	@Test
-	void recordTooLargeIsTheMessagesOwnFailure() throws Exception {
+	void recordLargerThanTheProducerSendsIsRefusedPermanently() throws Exception {
 		TestKafka.createTopic(TOPIC, 1);
 		KafkaOutboxTransport transport = KafkaOutboxTransport.on(new DefaultKafkaProducerFactory<>(
 				Map.of("bootstrap.servers", TestKafka.bootstrapServers(), ProducerConfig.MAX_REQUEST_SIZE_CONFIG, 1024)));
@@ -161,6 +164,38 @@ class KafkaOutboxTransportTests {
 
 			assertThat(failure).hasStackTraceContaining("RecordTooLargeException");
 			assertThat(transport.isUnavailable(failure)).isFalse();
+			assertThat(transport.isPermanent(failure)).isTrue();
+		}
+		finally {
+			transport.destroy();
+		}
+	}
+
+	@Test
+	void recordLargerThanItsTopicTakesIsRefusedPermanentlyByTheBroker() throws Exception {
+		TestKafka.createTopic(SMALL_TOPIC, 1, Map.of("max.message.bytes", "1024"));
+		KafkaOutboxTransport transport = transport(Map.of("bootstrap.servers", TestKafka.bootstrapServers()));
+		try {
+			Throwable failure = SendFailure.of(transport, message(SMALL_TOPIC, "x".repeat(2048)));
+
+			assertThat(failure).hasStackTraceContaining("RecordTooLargeException");
+			assertThat(transport.isUnavailable(failure)).isFalse();
+			assertThat(transport.isPermanent(failure)).isTrue();
+		}
+		finally {
+			transport.destroy();
+		}
+	}
+
+	@Test
+	void topicNameKafkaDoesNotAllowIsRefusedPermanently() throws Exception {
+		KafkaOutboxTransport transport = transport(Map.of("bootstrap.servers", TestKafka.bootstrapServers()));
+		try {
+			Throwable failure = SendFailure.of(transport, message("orders for ada", "{}"));
+
+			assertThat(failure).hasStackTraceContaining("InvalidTopicException");
+			assertThat(transport.isUnavailable(failure)).isFalse();
+			assertThat(transport.isPermanent(failure)).isTrue();
 		}
 		finally {
 			transport.destroy();
@@ -202,7 +237,11 @@ class KafkaOutboxTransportTests {
 	}
 
 	private static OutboxMessage message(String payload) {
-		return new OutboxMessage(UUID.randomUUID(), "test", null, null, TOPIC, "key", payload, Map.of(), Instant.now());
+		return message(TOPIC, payload);
+	}
+
+	private static OutboxMessage message(String topic, String payload) {
+		return new OutboxMessage(UUID.randomUUID(), "test", null, null, topic, "key", payload, Map.of(), Instant.now());
 	}
 
 }

@@ -69,9 +69,12 @@ public final class TcpForwarder implements AutoCloseable {
 	}
 
 	/**
-	 * Starts accepting and forwarding connections.
+	 * Starts accepting and forwarding connections, unless it does already.
 	 */
 	public synchronized void open() {
+		if (this.server != null) {
+			return;
+		}
 		try {
 			ServerSocket socket = new ServerSocket();
 			socket.setReuseAddress(true);

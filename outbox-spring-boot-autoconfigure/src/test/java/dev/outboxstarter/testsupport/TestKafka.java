@@ -35,9 +35,19 @@ public final class TestKafka {
 	 * @param partitions its partitions
 	 */
 	public static void createTopic(String name, int partitions) {
+		createTopic(name, partitions, Map.of());
+	}
+
+	/**
+	 * Creates a topic with settings of its own on the shared broker, unless it exists.
+	 * @param name the topic
+	 * @param partitions its partitions
+	 * @param configs its topic-level settings, e.g. {@code max.message.bytes}
+	 */
+	public static void createTopic(String name, int partitions, Map<String, String> configs) {
 		bootstrapServers();
 		if (!shared.getTopics().contains(name)) {
-			shared.addTopics(new NewTopic(name, partitions, (short) 1));
+			shared.addTopics(new NewTopic(name, partitions, (short) 1).configs(configs));
 		}
 	}
 

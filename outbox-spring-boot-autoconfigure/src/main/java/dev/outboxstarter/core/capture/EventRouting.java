@@ -1,6 +1,7 @@
 package dev.outboxstarter.core.capture;
 
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
@@ -21,6 +22,8 @@ import org.springframework.core.env.PropertyResolver;
 import org.springframework.expression.EvaluationException;
 import org.springframework.expression.Expression;
 import org.springframework.expression.ParseException;
+import org.springframework.expression.common.CompositeStringExpression;
+import org.springframework.expression.common.LiteralExpression;
 import org.springframework.expression.common.TemplateParserContext;
 import org.springframework.expression.spel.SpelCompilerMode;
 import org.springframework.expression.spel.SpelParserConfiguration;
@@ -42,6 +45,13 @@ public class EventRouting {
 
 	private static final TemplateParserContext template = new TemplateParserContext();
 
+	/**
+	 * Characters the outbox table's event_type, destination and message_key columns hold. A longer
+	 * value would fail the commit with the database's error, or be cut short by a MySQL without strict
+	 * mode, publishing the event to another destination or key.
+	 */
+	private static final int MAX_COLUMN_LENGTH = 255;
+
 	private final List<OutboxEventRouter> routers;
 
 	private final Map<String, RouteDefinition> configured;
@@ -61,14 +71,54 @@ public class EventRouting {
 	 * @param defaultTransport transport of routes that name none
 	 * @param transports names of the available transports
 	 * @param placeholders resolves {@code ${...}} in annotation values
+	 * @throws IllegalStateException when a configured route names a class that does not exist, a
+	 * transport that is not available or a key expression that does not parse, naming its property
 	 */
 	public EventRouting(List<OutboxEventRouter> routers, Map<String, RouteDefinition> configured,
 			String defaultTransport, Set<String> transports, PropertyResolver placeholders) {
 		this.routers = List.copyOf(routers);
-		this.configured = Map.copyOf(configured);
 		this.defaultTransport = defaultTransport;
 		this.transports = Set.copyOf(transports);
 		this.placeholders = placeholders;
+		this.configured = checkedRoutes(configured);
+	}
+
+	/**
+	 * The configured routes by the name of their class, checked: a route whose class name has a typo
+	 * would never match, and the events it was meant for would stay ordinary application events.
+	 */
+	private Map<String, RouteDefinition> checkedRoutes(Map<String, RouteDefinition> configured) {
+		Map<String, RouteDefinition> byClassName = new HashMap<>();
+		configured.forEach((name, route) -> {
+			String property = "outbox.routes[" + name + "]";
+			Class<?> type;
+			try {
+				type = ClassUtils.forName(name, ClassUtils.getDefaultClassLoader());
+			}
+			catch (ClassNotFoundException | LinkageError ex) {
+				throw new IllegalStateException(property + " names no class on the classpath: put the event's "
+						+ "fully qualified class name in the brackets, e.g. "
+						+ "outbox.routes[com.acme.billing.InvoiceIssued].destination");
+			}
+			String transport = transportOf(route.transport());
+			if (!this.transports.contains(transport)) {
+				throw new IllegalStateException(property + " routes to transport '" + transport + "', but no such "
+						+ "transport is available (available: " + available() + "): add the transport's dependency or "
+						+ "set " + property + ".transport to an available one");
+			}
+			if (StringUtils.hasText(route.key())) {
+				try {
+					parser.parseExpression(route.key());
+				}
+				catch (ParseException ex) {
+					throw new IllegalStateException(property + ".key '" + route.key() + "' is not a valid SpEL "
+							+ "expression: " + ex.getMessage());
+				}
+			}
+			// A nested class may be written Outer.Inner; the routes are looked up by Outer$Inner.
+			byClassName.put(type.getName(), route);
+		});
+		return Map.copyOf(byClassName);
 	}
 
 	/**
@@ -86,16 +136,45 @@ public class EventRouting {
 				for (OutboxRoute route : routes) {
 					checkTransport(event.getClass(), route.eventType(), route.transport());
 					String key = (route.key() != null) ? route.key() : defaultKey(aggregate);
-					resolved.add(new ResolvedRoute(route.eventType(), route.transport(), route.destination(), key));
+					resolved.add(checked(event.getClass(),
+							new ResolvedRoute(route.eventType(), route.transport(), route.destination(), key)));
 				}
 				return resolved;
 			}
 		}
-		return this.byType.computeIfAbsent(event.getClass(), this::resolve).resolve(event, aggregate);
+		List<ResolvedRoute> resolved = this.byType.computeIfAbsent(event.getClass(), this::resolve)
+			.resolve(event, aggregate);
+		resolved.forEach((route) -> checked(event.getClass(), route));
+		return resolved;
+	}
+
+	private static ResolvedRoute checked(Class<?> type, ResolvedRoute route) {
+		checkLength(type, route, "event type", "event_type", route.eventType());
+		checkLength(type, route, "destination", "destination", route.destination());
+		checkLength(type, route, "message key", "message_key", route.key());
+		return route;
+	}
+
+	private static void checkLength(Class<?> type, ResolvedRoute route, String name, String column,
+			@Nullable String value) {
+		if (value != null && value.length() > MAX_COLUMN_LENGTH) {
+			throw new OutboxCaptureException(describe(type, route.eventType()) + ": its " + name + " is "
+					+ value.length() + " characters long, more than the " + MAX_COLUMN_LENGTH + " the outbox table's "
+					+ column + " column holds: make it shorter (a key can be a hash of a longer value)");
+		}
 	}
 
 	private TypeRoutes resolve(Class<?> type) {
-		List<RouteDefinition> definitions = definitions(type);
+		List<RouteDefinition> definitions;
+		try {
+			definitions = definitions(type);
+		}
+		catch (IllegalArgumentException ex) {
+			// A ${...} placeholder of an annotation that no property resolves.
+			return new TypeRoutes(List.of(), describe(type, type.getSimpleName())
+					+ " has an @OutboxEvent value that cannot be resolved: " + ex.getMessage()
+					+ ": set the property, or give the placeholder a default (${name:default})");
+		}
 		if (definitions.isEmpty()) {
 			return TypeRoutes.NONE;
 		}
@@ -158,11 +237,11 @@ public class EventRouting {
 					+ "].destination");
 		}
 		checkTransport(type, eventType, transport);
-		Expression destinationExpression = destination.contains(template.getExpressionPrefix())
-				? parse(type, eventType, "destination", destination, true) : null;
+		Expression[] destinationParts = destination.contains(template.getExpressionPrefix())
+				? parts(parse(type, eventType, "destination", destination, true)) : null;
 		String key = definition.key();
 		Expression keyExpression = StringUtils.hasText(key) ? parse(type, eventType, "key", key, false) : null;
-		return new TypeRoute(type, eventType, transport, destination, destinationExpression, key, keyExpression);
+		return new TypeRoute(type, eventType, transport, destination, destinationParts, key, keyExpression);
 	}
 
 	private @Nullable RouteDefinition configuredFor(Class<?> type) {
@@ -210,9 +289,13 @@ public class EventRouting {
 	private void checkTransport(Class<?> type, String eventType, String transport) {
 		if (!this.transports.contains(transport)) {
 			throw new OutboxCaptureException(describe(type, eventType) + " routes to transport '" + transport
-					+ "', but no such transport is available (available: " + String.join(", ", this.transports.stream().sorted().toList())
+					+ "', but no such transport is available (available: " + available()
 					+ "): add the transport's dependency or route the event to an available one");
 		}
+	}
+
+	private String available() {
+		return this.transports.isEmpty() ? "none" : String.join(", ", this.transports.stream().sorted().toList());
 	}
 
 	private static Expression parse(Class<?> type, String eventType, String attribute, String source,
@@ -221,9 +304,21 @@ public class EventRouting {
 			return isTemplate ? parser.parseExpression(source, template) : parser.parseExpression(source);
 		}
 		catch (ParseException ex) {
-			throw new OutboxCaptureException(describe(type, eventType) + " has an invalid " + attribute + " expression '"
-					+ source + "': " + ex.getMessage());
+			throw new OutboxCaptureException(describe(type, eventType) + " has an invalid " + attribute
+					+ " expression '" + source + "': " + ex.getMessage() + ": fix it in @OutboxEvent(" + attribute
+					+ " = ...) or outbox.routes[" + type.getName() + "]." + attribute);
 		}
+	}
+
+	/**
+	 * The literal text and the {@code #{...}} expressions of a destination template, in order, so that
+	 * each expression can be checked on its own: one that yields nothing would otherwise leave a
+	 * destination that looks valid but is not the one meant ({@code orders/order.} for
+	 * {@code orders/order.#{region}}).
+	 */
+	private static Expression[] parts(Expression template) {
+		return (template instanceof CompositeStringExpression composite) ? composite.getExpressions()
+				: new Expression[] { template };
 	}
 
 	private static @Nullable String defaultKey(@Nullable AggregateRef aggregate) {
@@ -255,26 +350,53 @@ public class EventRouting {
 	}
 
 	private record TypeRoute(Class<?> type, String eventType, String transport, String destination,
-			@Nullable Expression destinationExpression, @Nullable String keySource, @Nullable Expression key) {
+			Expression @Nullable [] destinationParts, @Nullable String keySource, @Nullable Expression key) {
 
 		ResolvedRoute resolve(Object event, @Nullable AggregateRef aggregate) {
 			return new ResolvedRoute(this.eventType, this.transport, destination(event), key(event, aggregate));
 		}
 
 		private String destination(Object event) {
-			if (this.destinationExpression == null) {
+			if (this.destinationParts == null) {
 				return this.destination;
 			}
-			String value = evaluate(this.destinationExpression, event, "destination", this.destination);
-			if (!StringUtils.hasText(value)) {
-				throw new OutboxCaptureException(describe(this.type, this.eventType) + ": its destination '"
-						+ this.destination + "' evaluated to an empty value");
+			StringBuilder destination = new StringBuilder();
+			for (Expression part : this.destinationParts) {
+				if (part instanceof LiteralExpression) {
+					destination.append(part.getExpressionString());
+					continue;
+				}
+				String value = evaluate(part, event, "destination", this.destination);
+				if (!StringUtils.hasText(value)) {
+					throw new OutboxCaptureException(describe(this.type, this.eventType) + ": its destination '"
+							+ this.destination + "' cannot be resolved, #{" + part.getExpressionString()
+							+ "} evaluated to " + ((value != null) ? "an empty value" : "null")
+							+ ": make the expression yield a value for every event (e.g. #{"
+							+ part.getExpressionString() + " ?: 'other'}), or route such events with an "
+							+ "OutboxEventRouter bean");
+				}
+				destination.append(value);
 			}
-			return value;
+			return destination.toString();
 		}
 
+		/**
+		 * The key the expression gives, or the aggregate's id without one. An expression that gives
+		 * {@code null} is refused rather than publish the event without a key: it would silently lose
+		 * its order relative to the other events of the key it was meant to have.
+		 */
 		private @Nullable String key(Object event, @Nullable AggregateRef aggregate) {
-			return (this.key != null) ? evaluate(this.key, event, "key", this.keySource) : defaultKey(aggregate);
+			if (this.key == null) {
+				return defaultKey(aggregate);
+			}
+			String key = evaluate(this.key, event, "key", this.keySource);
+			if (key == null) {
+				throw new OutboxCaptureException(describe(this.type, this.eventType) + ": its key expression '"
+						+ this.keySource + "' evaluated to null, and an event without a key is not ordered with "
+						+ "the others of its key: make the expression yield a value for every event (e.g. '"
+						+ this.keySource + " ?: \"none\"'), or remove it to key the event by its aggregate's id");
+			}
+			return key;
 		}
 
 		private @Nullable String evaluate(Expression expression, Object event, String attribute, String source) {
@@ -284,10 +406,11 @@ public class EventRouting {
 			}
 			catch (EvaluationException ex) {
 				throw new OutboxCaptureException(describe(this.type, this.eventType) + ": its " + attribute
-						+ " expression '" + source + "' failed: " + ex.getMessage(), ex);
+						+ " expression '" + source + "' failed: " + ex.getMessage() + ": fix the expression ("
+						+ "@OutboxEvent(" + attribute + " = ...) or outbox.routes[" + this.type.getName() + "]."
+						+ attribute + "); it is evaluated against the event, so it names the event's properties", ex);
 			}
 		}
 
 	}
-
 }

@@ -41,7 +41,8 @@ import org.springframework.transaction.support.TransactionTemplate;
  * pauses while it keeps failing, and the transport's other destinations go on; its events claimed
  * meanwhile are postponed unsent until the pause is over, which is not an attempt. Otherwise the
  * whole transport is unavailable. Either way the event is never made {@code DEAD} by it, and the first
- * acknowledgement afterwards makes the events that waited due at once.
+ * acknowledgement afterwards makes the events that waited due at once. A failure the transport says
+ * no retry can get past (see {@link OutboxTransport#isPermanent}) makes the event {@code DEAD} at once.
  */
 public class BatchDelivery {
 
@@ -332,8 +333,14 @@ public class BatchDelivery {
 	 */
 	private void failed(ClaimedEvent event, long sentAt, Throwable failure, Outcome outcome) {
 		String error = describe(failure);
-		if (!this.transports.get(event.transport()).isUnavailable(failure)) {
-			outcome.failed(event, error);
+		OutboxTransport transport = this.transports.get(event.transport());
+		if (!transport.isUnavailable(failure)) {
+			if (transport.isPermanent(failure)) {
+				outcome.failedPermanently(event, error);
+			}
+			else {
+				outcome.failed(event, error);
+			}
 			return;
 		}
 		Destination destination = Destination.of(event);
@@ -466,6 +473,19 @@ public class BatchDelivery {
 				logger.warn("Outbox event " + event.message().id() + " (" + event.message().eventType() + " to "
 						+ event.message().destination() + ") is DEAD after " + attempts + " attempts: " + error);
 			}
+		}
+
+		/**
+		 * Records a failure its transport says no retry can get past: the event is DEAD at once, so that
+		 * its key is not held back for a retry schedule that could only fail.
+		 */
+		void failedPermanently(ClaimedEvent event, String error) {
+			int attempts = event.attempts() + 1;
+			record(event, true, Duration.ZERO, error);
+			logger.warn("Outbox event " + event.message().id() + " (" + event.message().eventType() + " to "
+					+ event.message().destination() + ") is DEAD at attempt " + attempts + ", refused in a way no "
+					+ "retry can get past: " + error + ". Fix the cause (for a message too large, the broker's and "
+					+ "the producer's size limits, or the event), then retry it");
 		}
 
 		/**

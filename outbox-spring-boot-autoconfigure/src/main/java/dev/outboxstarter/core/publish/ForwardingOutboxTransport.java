@@ -7,7 +7,7 @@ import java.util.concurrent.CompletableFuture;
  * {@link OutboxTransportDecorator}'s wrapper, which overrides only what it changes (usually
  * {@link #send}). What it does not override keeps the wrapped transport's answers, so a wrapper cannot
  * lose, say, which failures mean the broker is unavailable, and with it the rule that an outage never
- * makes an event {@code DEAD}.
+ * makes an event {@code DEAD}, or which ones no retry can fix.
  */
 public abstract class ForwardingOutboxTransport implements OutboxTransport {
 
@@ -47,6 +47,11 @@ public abstract class ForwardingOutboxTransport implements OutboxTransport {
 	@Override
 	public boolean isUnavailable(Throwable failure) {
 		return this.transport.isUnavailable(failure);
+	}
+
+	@Override
+	public boolean isPermanent(Throwable failure) {
+		return this.transport.isPermanent(failure);
 	}
 
 }

@@ -52,4 +52,20 @@ public interface OutboxTransport {
 		return false;
 	}
 
+	/**
+	 * Whether a failure says that this message can never be published as it is, whatever the broker's
+	 * state (too large for the broker, a destination name the broker refuses), so that no retry can
+	 * succeed before someone changes the broker's settings or the message. Such an event is
+	 * {@code DEAD} at once rather than after {@code outbox.retry.max-attempts}: its retries could only
+	 * fail, and each would hold back the later events of its key for the whole retry schedule. Like
+	 * every {@code DEAD} event it is kept, counted and can be retried once the cause is fixed. A failure
+	 * that {@link #isUnavailable} says is an outage is never permanent.
+	 * @param failure what {@link #send} threw or its future completed with
+	 * @return whether retrying cannot succeed; {@code false} by default, so that every failure is retried
+	 * up to {@code outbox.retry.max-attempts} times
+	 */
+	default boolean isPermanent(Throwable failure) {
+		return false;
+	}
+
 }

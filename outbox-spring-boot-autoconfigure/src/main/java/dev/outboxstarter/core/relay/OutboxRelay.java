@@ -19,6 +19,7 @@ import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.context.SmartLifecycle;
+import org.springframework.core.NestedExceptionUtils;
 import org.springframework.scheduling.concurrent.CustomizableThreadFactory;
 
 /**
@@ -44,6 +45,8 @@ public class OutboxRelay implements SmartLifecycle {
 	private volatile @Nullable Instant lastRun;
 
 	private ScheduledExecutorService scheduler;
+
+	private final FailedPolls failedPolls = new FailedPolls();
 
 	/**
 	 * Creates the relay.
@@ -110,9 +113,10 @@ public class OutboxRelay implements SmartLifecycle {
 			drain();
 		}
 		catch (RuntimeException ex) {
-			// The next poll tries again; nothing is lost, rows stay pending.
-			logger.warn("Outbox relay poll failed", ex);
+			this.failedPolls.failed(ex);
+			return;
 		}
+		this.failedPolls.succeeded();
 	}
 
 	@Override
@@ -132,6 +136,56 @@ public class OutboxRelay implements SmartLifecycle {
 	@Override
 	public boolean isRunning() {
 		return this.running;
+	}
+
+	/**
+	 * Tells the operator about polls that fail, without a warning per poll: while the database is down
+	 * a relay polling every second would log thousands an hour, each with the same stack trace. The
+	 * first failure is a warning with its stack trace, a run of failures a warning once a minute, its
+	 * end one line. Used by the relay's thread only.
+	 */
+	private final class FailedPolls {
+
+		private static final Duration REPEAT = Duration.ofMinutes(1);
+
+		private int count;
+
+		private long since;
+
+		private long warnedAt;
+
+		void failed(RuntimeException ex) {
+			long now = System.nanoTime();
+			this.count++;
+			if (this.count == 1) {
+				this.since = now;
+				this.warnedAt = now;
+				// Nothing is lost: the rows stay pending until a poll publishes them.
+				logger.warn("Outbox relay poll failed; the events stay pending and the relay tries again every "
+						+ OutboxRelay.this.pollInterval + ", warning once a minute while its polls keep failing", ex);
+			}
+			else if (now - this.warnedAt >= REPEAT.toNanos()) {
+				this.warnedAt = now;
+				logger.warn("Outbox relay polls have been failing for " + since(now) + " (" + this.count + " polls): "
+						+ NestedExceptionUtils.getMostSpecificCause(ex));
+			}
+			else if (logger.isDebugEnabled()) {
+				logger.debug("Outbox relay poll failed again", ex);
+			}
+		}
+
+		void succeeded() {
+			if (this.count > 0) {
+				logger.info("Outbox relay polls again after " + this.count + " failed polls over "
+						+ since(System.nanoTime()));
+				this.count = 0;
+			}
+		}
+
+		private Duration since(long now) {
+			return Duration.ofMillis(TimeUnit.NANOSECONDS.toMillis(now - this.since));
+		}
+
 	}
 
 	/**

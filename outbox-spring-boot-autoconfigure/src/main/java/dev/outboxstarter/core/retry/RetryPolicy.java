@@ -12,7 +12,8 @@ import org.springframework.util.Assert;
  * @param initialDelay delay after the first failure
  * @param multiplier growth of the delay per further failure
  * @param maxDelay upper bound of the delay
- * @param jitter fraction of the delay added or removed at random, 0 to 1
+ * @param jitter fraction of the delay added or removed at random, at least 0 and less than 1 (1 could
+ * make a delay zero)
  * @param maxAttempts attempts before the event is dead
  */
 public record RetryPolicy(Duration initialDelay, double multiplier, Duration maxDelay, double jitter,
@@ -20,7 +21,7 @@ public record RetryPolicy(Duration initialDelay, double multiplier, Duration max
 
 	public RetryPolicy {
 		Assert.isTrue(multiplier >= 1, "multiplier must be at least 1");
-		Assert.isTrue(jitter >= 0 && jitter <= 1, "jitter must be between 0 and 1");
+		Assert.isTrue(jitter >= 0 && jitter < 1, "jitter must be at least 0 and less than 1");
 		Assert.isTrue(maxAttempts >= 1, "maxAttempts must be at least 1");
 	}
 

@@ -14,6 +14,7 @@ import org.springframework.mock.env.MockEnvironment;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
+import static org.assertj.core.api.Assertions.assertThatIllegalStateException;
 
 class EventRoutingTests {
 
@@ -89,7 +90,90 @@ class EventRoutingTests {
 	void failingKeyExpressionNamesTheEventAndTheExpression() {
 		assertThatExceptionOfType(OutboxCaptureException.class).isThrownBy(() -> routing(Map.of()).routesFor(new BadKey(), null))
 			.withMessageContaining("Event 'BadKey'")
-			.withMessageContaining("'missing'");
+			.withMessageContaining("its key expression 'missing' failed")
+			.withMessageContaining("outbox.routes[" + BadKey.class.getName() + "].key");
+	}
+
+	@Test
+	void keyExpressionThatYieldsNullIsRefusedInsteadOfPublishingWithoutAKey() {
+		EventRouting routing = routing(Map.of());
+
+		assertThatExceptionOfType(OutboxCaptureException.class)
+			.isThrownBy(() -> routing.routesFor(new Keyed(null), new AggregateRef("Order", 7L)))
+			.withMessageContaining("Event 'keyed' (" + Keyed.class.getName() + ")")
+			.withMessageContaining("its key expression 'customer' evaluated to null")
+			.withMessageContaining("'customer ?: \"none\"'");
+		assertThat(routing.routesFor(new Keyed(""), null)).as("an empty key is a key")
+			.containsExactly(new ResolvedRoute("keyed", "kafka", "customers", ""));
+	}
+
+	@Test
+	void keyOrDestinationLongerThanTheTableHoldsIsRefusedRatherThanCutShort() {
+		EventRouting routing = routing(Map.of());
+
+		assertThat(routing.routesFor(new Keyed("k".repeat(255)), null)).singleElement()
+			.satisfies((route) -> assertThat(route.key()).hasSize(255));
+		assertThatExceptionOfType(OutboxCaptureException.class)
+			.isThrownBy(() -> routing.routesFor(new Keyed("k".repeat(256)), null))
+			.withMessageContaining("Event 'keyed'")
+			.withMessageContaining("its message key is 256 characters long, more than the 255 the outbox table's "
+					+ "message_key column holds");
+		assertThatExceptionOfType(OutboxCaptureException.class)
+			.isThrownBy(() -> routing.routesFor(new PerRegion("r".repeat(300), 1), null))
+			.withMessageContaining("its destination is 315 characters long");
+		EventRouting routedByBean = new EventRouting(List.of((event) -> OutboxRoute.kafka("long", "t".repeat(256), "k")),
+				Map.of(), "kafka", Set.of("kafka"), this.environment);
+		assertThatExceptionOfType(OutboxCaptureException.class)
+			.isThrownBy(() -> routedByBean.routesFor(new Plain("x"), null))
+			.withMessageContaining("its destination is 256 characters long");
+	}
+
+	@Test
+	void keyExpressionThatDoesNotParseIsRefusedNamingItsAttribute() {
+		assertThatExceptionOfType(OutboxCaptureException.class)
+			.isThrownBy(() -> routing(Map.of()).routesFor(new UnparsableKey("x"), null))
+			.withMessageContaining("Event 'UnparsableKey'")
+			.withMessageContaining("has an invalid key expression 'customer +'")
+			.withMessageContaining("outbox.routes[" + UnparsableKey.class.getName() + "].key");
+	}
+
+	@Test
+	void placeholderThatNoPropertyResolvesIsRefusedNamingTheEvent() {
+		assertThatExceptionOfType(OutboxCaptureException.class)
+			.isThrownBy(() -> routing(Map.of()).routesFor(new UnresolvedPlaceholder(), null))
+			.withMessageContaining("Event 'UnresolvedPlaceholder' (" + UnresolvedPlaceholder.class.getName() + ")")
+			.withMessageContaining("topics.missing")
+			.withMessageContaining("set the property");
+	}
+
+	@Test
+	void configuredRouteOfAClassThatDoesNotExistFailsNamingTheProperty() {
+		assertThatIllegalStateException()
+			.isThrownBy(() -> routing(Map.of("com.acme.Nowhere", new RouteDefinition(null, null, "t", null))))
+			.withMessageContaining("outbox.routes[com.acme.Nowhere] names no class on the classpath");
+	}
+
+	@Test
+	void configuredRouteToATransportThatDoesNotExistFailsNamingTheProperty() {
+		assertThatIllegalStateException()
+			.isThrownBy(() -> routing(Map.of(Plain.class.getName(), new RouteDefinition(null, "sqs", "t", null))))
+			.withMessageContaining("outbox.routes[" + Plain.class.getName() + "] routes to transport 'sqs'")
+			.withMessageContaining("available: kafka, local, rabbit");
+	}
+
+	@Test
+	void configuredKeyThatDoesNotParseFailsNamingTheProperty() {
+		assertThatIllegalStateException()
+			.isThrownBy(() -> routing(Map.of(Plain.class.getName(), new RouteDefinition(null, null, "t", "name +"))))
+			.withMessageContaining("outbox.routes[" + Plain.class.getName() + "].key 'name +' is not a valid SpEL expression");
+	}
+
+	@Test
+	void configuredRouteOfANestedClassWrittenWithADotApplies() {
+		EventRouting routing = routing(Map.of(EventRoutingTests.class.getName() + ".Plain",
+				new RouteDefinition(null, null, "plain", null)));
+
+		assertThat(routing.routesFor(new Plain("bob"), null)).containsExactly(new ResolvedRoute("Plain", "kafka", "plain", null));
 	}
 
 	@Test
@@ -130,7 +214,20 @@ class EventRoutingTests {
 		assertThatExceptionOfType(OutboxCaptureException.class)
 			.isThrownBy(() -> routing(Map.of()).routesFor(new EmptyDestination(null), null))
 			.withMessageContaining("Event 'EmptyDestination'")
-			.withMessageContaining("evaluated to an empty value");
+			.withMessageContaining("#{name} evaluated to null")
+			.withMessageContaining("#{name ?: 'other'}");
+		assertThatExceptionOfType(OutboxCaptureException.class)
+			.isThrownBy(() -> routing(Map.of()).routesFor(new EmptyDestination(""), null))
+			.withMessageContaining("#{name} evaluated to an empty value");
+	}
+
+	@Test
+	void destinationExpressionThatYieldsNothingInsideATemplateIsRefusedRatherThanLeaveAnotherDestination() {
+		assertThatExceptionOfType(OutboxCaptureException.class)
+			.isThrownBy(() -> routing(Map.of()).routesFor(new PerRegion(null, 1), null))
+			.withMessageContaining("Event 'PerRegion'")
+			.withMessageContaining("its destination 'orders/order.#{region}.#{number}' cannot be resolved, "
+					+ "#{region} evaluated to null");
 	}
 
 	@Test
@@ -199,6 +296,14 @@ class EventRoutingTests {
 
 	@OutboxEvent(destination = "topic", key = "missing")
 	record BadKey() {
+	}
+
+	@OutboxEvent(destination = "topic", key = "customer +")
+	record UnparsableKey(String customer) {
+	}
+
+	@OutboxEvent(destination = "${topics.missing}")
+	record UnresolvedPlaceholder() {
 	}
 
 }

@@ -361,6 +361,56 @@ class BatchDeliveryTests {
 	}
 
 	@Test
+	void messageRefusedInAWayNoRetryCanFixIsDeadAtOnceAndItsKeyMovesOn() {
+		CapturedEvent k1 = event("queue", "q", "K");
+		CapturedEvent k2 = event("queue", "q", "K");
+		insert(k1, k2);
+		OutboxTransport tooLarge = new ForwardingOutboxTransport(new InMemoryTransport("queue", false, (message) -> true)) {
+
+			@Override
+			public CompletableFuture<?> send(OutboxMessage message) {
+				return message.id().equals(k1.id())
+						? CompletableFuture.failedFuture(new IllegalStateException("record too large"))
+						: super.send(message);
+			}
+
+			@Override
+			public boolean isPermanent(Throwable failure) {
+				return failure.getMessage().contains("too large");
+			}
+
+		};
+		BatchDelivery delivery = delivery(TEN_ATTEMPTS, Duration.ofSeconds(5), tooLarge);
+
+		assertThat(delivery.deliver(PublishPath.RELAY, due())).isEqualTo(new DeliveryResult(2, 0, 1));
+		assertThat(this.outbox.row(k1.id()).status()).isEqualTo("DEAD");
+		assertThat(this.outbox.row(k1.id()).attempts()).isOne();
+		assertThat(this.outbox.row(k1.id()).lastError()).contains("record too large");
+		assertThat(this.outbox.row(k2.id()).attempts()).as("not sent after its key's failure").isZero();
+
+		assertThat(delivery.deliver(PublishPath.RELAY, due()).published()).isOne();
+		assertThat(this.outbox.row(k2.id()).status()).isEqualTo("PUBLISHED");
+	}
+
+	@Test
+	void failureThatSaysTheBrokerIsUnavailableIsNeverPermanent() {
+		CapturedEvent k1 = event("down", "t", "K");
+		insert(k1);
+		OutboxTransport down = new ForwardingOutboxTransport(RefusingTransport.unreachable("down", null)) {
+
+			@Override
+			public boolean isPermanent(Throwable failure) {
+				return true;
+			}
+
+		};
+
+		delivery(TEN_ATTEMPTS, Duration.ofSeconds(5), down).deliver(PublishPath.RELAY, due());
+
+		assertThat(this.outbox.row(k1.id()).status()).isEqualTo("PENDING");
+	}
+
+	@Test
 	void rowsBackingOffAfterTheirTransportStoppedAcknowledgingAreDueOnceItAcknowledgesAgain() {
 		CapturedEvent k1 = event("queue", "q", "K");
 		insert(k1);
