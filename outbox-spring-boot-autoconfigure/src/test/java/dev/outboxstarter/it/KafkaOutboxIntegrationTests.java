@@ -330,6 +330,28 @@ class KafkaOutboxIntegrationTests {
 		assertThat(outboxRowsMentioning(customer)).isZero();
 	}
 
+	@Test
+	void refusedEventCaughtByTheBusinessCodeStillRollsItsTransactionBack() {
+		String customer = unique("ivan");
+
+		assertThatExceptionOfType(OutboxCaptureException.class)
+			.isThrownBy(() -> this.transactions.executeWithoutResult((status) -> {
+				this.repository.save(new PurchaseOrder(customer));
+				try {
+					this.outbox.publish(new PlainEvent(customer));
+				}
+				catch (OutboxCaptureException ex) {
+					// The business code carries on as if the event did not matter.
+				}
+				this.publisher.publishEvent(new OrderPlaced(customer, 1));
+			}))
+			.withMessageStartingWith("This transaction cannot commit: it raised an outbox event that was refused")
+			.withMessageContaining(PlainEvent.class.getName() + " has no outbox route");
+
+		assertThat(this.repository.findAll()).noneMatch((order) -> order.getCustomer().equals(customer));
+		assertThat(outboxRowsMentioning(customer)).isZero();
+	}
+
 	private List<Received> awaitReceived(String marker, int count) {
 		return await().atMost(Duration.ofSeconds(30))
 			.pollInterval(Duration.ofMillis(50))

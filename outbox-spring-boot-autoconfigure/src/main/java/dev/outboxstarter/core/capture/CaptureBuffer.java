@@ -10,6 +10,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.function.Supplier;
 
+import dev.outboxstarter.core.OutboxCaptureException;
 import dev.outboxstarter.core.store.CapturedEvent;
 import org.jspecify.annotations.Nullable;
 
@@ -40,6 +41,9 @@ final class CaptureBuffer implements TransactionSynchronization {
 	private int written;
 
 	private boolean committed;
+
+	/** The first event refused in this transaction, which must then not commit. */
+	private @Nullable OutboxCaptureException refusal;
 
 	/** How many events each savepoint of a nested transaction found; few, usually none. */
 	private @Nullable Map<Object, Integer> savepoints;
@@ -102,6 +106,12 @@ final class CaptureBuffer implements TransactionSynchronization {
 		this.written = this.events.size();
 	}
 
+	void refuse(OutboxCaptureException refusal) {
+		if (this.refusal == null) {
+			this.refusal = refusal;
+		}
+	}
+
 	boolean isCommitted() {
 		return this.committed;
 	}
@@ -143,6 +153,11 @@ final class CaptureBuffer implements TransactionSynchronization {
 
 	@Override
 	public void beforeCommit(boolean readOnly) {
+		if (this.refusal != null) {
+			throw new OutboxCaptureException("This transaction cannot commit: it raised an outbox event that was "
+					+ "refused, and its business change must not commit without it. " + this.refusal.getMessage(),
+					this.refusal);
+		}
 		this.capture.write(this, true);
 	}
 

@@ -90,6 +90,15 @@ public class OutboxCapture {
 	 * @throws OutboxCaptureException if it is an outbox event that cannot be captured
 	 */
 	public boolean capture(Object event, @Nullable AggregateRef aggregate) {
+		try {
+			return captureChecked(event, aggregate);
+		}
+		catch (OutboxCaptureException ex) {
+			throw refused(ex);
+		}
+	}
+
+	private boolean captureChecked(Object event, @Nullable AggregateRef aggregate) {
 		List<ResolvedRoute> routes = this.routing.routesFor(event, aggregate);
 		if (routes.isEmpty()) {
 			return false;
@@ -131,6 +140,15 @@ public class OutboxCapture {
 	 * @throws OutboxCaptureException if it is an outbox event that cannot be captured
 	 */
 	public void deferUntilCommit(Object event, Supplier<AggregateRef> aggregate) {
+		try {
+			deferChecked(event, aggregate);
+		}
+		catch (OutboxCaptureException ex) {
+			throw refused(ex);
+		}
+	}
+
+	private void deferChecked(Object event, Supplier<AggregateRef> aggregate) {
 		if (!TransactionSynchronizationManager.isSynchronizationActive()) {
 			publish(event, aggregate);
 			return;
@@ -223,6 +241,21 @@ public class OutboxCapture {
 				logger.warn("Could not hand committed outbox events to " + listener, ex);
 			}
 		}
+	}
+
+	/**
+	 * Marks the current transaction, if there is one, so that it cannot commit: the event it refused is
+	 * part of the business change, which must not commit without it, even if the code that raised it
+	 * catches the exception.
+	 * @param refusal why the event was refused
+	 * @return the refusal, to throw
+	 */
+	OutboxCaptureException refused(OutboxCaptureException refusal) {
+		if (TransactionSynchronizationManager.isSynchronizationActive()
+				&& TransactionSynchronizationManager.isActualTransactionActive()) {
+			boundBuffer().refuse(refusal);
+		}
+		return refusal;
 	}
 
 	void bind(CaptureBuffer buffer) {

@@ -27,9 +27,9 @@ public class TransactionalOutbox implements Outbox {
 
 	private void store(Object event, @Nullable AggregateRef aggregate) {
 		if (!this.capture.capture(event, aggregate)) {
-			throw new OutboxCaptureException("Event " + event.getClass().getName() + " has no outbox route: annotate "
-					+ "it with @OutboxEvent, add outbox.routes[" + event.getClass().getName()
-					+ "].destination, or route it with an OutboxEventRouter bean");
+			throw this.capture.refused(new OutboxCaptureException("Event " + event.getClass().getName()
+					+ " has no outbox route: annotate it with @OutboxEvent, add outbox.routes["
+					+ event.getClass().getName() + "].destination, or route it with an OutboxEventRouter bean"));
 		}
 	}
 
