@@ -84,7 +84,8 @@ class KafkaBrokerRestartIntegrationTests {
 	void eventsWrittenWhileTheBrokerIsAwayAreNeverDeadAndArriveInOrderOnceItIsBack() {
 		String prefix = "restart-" + UUID.randomUUID();
 		this.orders.place(prefix + "-before", new OrderPlaced(prefix + "-before", 1));
-		await().atMost(Duration.ofSeconds(20)).pollInterval(Duration.ofMillis(50)).until(() -> rows("PUBLISHED") == 1);
+		// The broker process was just started: its first metadata answer can take a while on a busy machine.
+		await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(50)).until(() -> rows("PUBLISHED") == 1);
 
 		broker.stop();
 		for (int i = 0; i < 3; i++) {
