@@ -199,7 +199,8 @@ public class BatchDelivery {
 	 * key (all of a key's messages at once when its transport keeps their order), then awaits the round's
 	 * acknowledgements. A key stops at its first failure, a destination at its first failure that says
 	 * it is unavailable, a transport once a second destination has failed that way with no
-	 * acknowledgement from another destination in between; what is not sent stays pending, unchanged.
+	 * acknowledgement from another destination since the batch started; what is not sent stays pending,
+	 * unchanged.
 	 */
 	private Outcome publish(List<ClaimedEvent> events) {
 		long deadline = System.nanoTime() + this.publishTimeout.toNanos();
@@ -261,9 +262,8 @@ public class BatchDelivery {
 				stop(key, stoppedKeys);
 				continue;
 			}
-			long sentAt = System.nanoTime();
 			Pause pause = this.outages.pauseOf(event);
-			if (pause != null && pause.isActiveAt(sentAt)) {
+			if (pause != null && pause.isActiveAt(System.nanoTime())) {
 				outcome.postpone(event, pause);
 				stop(key, stoppedKeys);
 				continue;
@@ -272,11 +272,11 @@ public class BatchDelivery {
 				outcome.probedDestinations.add(Destination.of(event));
 			}
 			try {
-				sent.add(new Sent(event, sentAt,
+				sent.add(new Sent(event,
 						transport.send(event.message()).thenApply((acknowledgement) -> acknowledged(event))));
 			}
 			catch (RuntimeException ex) {
-				failed(event, sentAt, ex, outcome);
+				failed(event, ex, outcome);
 				stop(key, stoppedKeys);
 			}
 		}
@@ -315,7 +315,7 @@ public class BatchDelivery {
 					"No acknowledgement within outbox.publish-timeout (" + this.publishTimeout + ")");
 		}
 		catch (ExecutionException ex) {
-			failed(event, message.sentAt(), ex.getCause(), outcome);
+			failed(event, ex.getCause(), outcome);
 		}
 		catch (InterruptedException ex) {
 			Thread.currentThread().interrupt();
@@ -328,10 +328,10 @@ public class BatchDelivery {
 	 * A failure the transport says is an outage is recorded once the batch's acknowledgements are in
 	 * (see {@link #recordUnavailableSends}). Meanwhile its destination is not asked again in the batch,
 	 * and neither is its transport once a second destination has failed the same way with no
-	 * acknowledgement from another destination since the first: that is what an unreachable broker
-	 * looks like.
+	 * acknowledgement from another destination since the batch started: that is what an unreachable
+	 * broker looks like.
 	 */
-	private void failed(ClaimedEvent event, long sentAt, Throwable failure, Outcome outcome) {
+	private void failed(ClaimedEvent event, Throwable failure, Outcome outcome) {
 		String error = describe(failure);
 		OutboxTransport transport = this.transports.get(event.transport());
 		if (!transport.isUnavailable(failure)) {
@@ -346,16 +346,16 @@ public class BatchDelivery {
 		Destination destination = Destination.of(event);
 		UnavailableSend first = outcome.firstUnavailableSendTo(event.transport());
 		if (first != null && !first.destination().equals(destination)
-				&& !this.outages.acknowledgedElsewhereSince(first.destination(), first.sentAt())) {
+				&& !this.outages.acknowledgedElsewhereSince(first.destination(), outcome.startedAt)) {
 			outcome.unavailableTransports.add(event.transport());
 		}
 		outcome.unavailableDestinations.add(destination);
-		outcome.unavailableSends.add(new UnavailableSend(event, sentAt, error));
+		outcome.unavailableSends.add(new UnavailableSend(event, error));
 	}
 
 	/**
 	 * Records the failures that said the broker was unavailable. If another destination of the
-	 * transport acknowledged a message after one was sent, the broker was taking messages: only its
+	 * transport acknowledged a message since the batch started, the broker was taking messages: only its
 	 * destination pauses, and its events are due again when the pause is over (or, with too many
 	 * destinations paused already, the event backs off like any failed one). Otherwise the transport
 	 * is unavailable, and the event backs off like any failed one.
@@ -371,7 +371,7 @@ public class BatchDelivery {
 			Destination destination = failed.destination();
 			boolean unavailableAlone = pausedNow.containsKey(destination);
 			Pause pause = pausedNow.get(destination);
-			if (!unavailableAlone && this.outages.acknowledgedElsewhereSince(destination, failed.sentAt())) {
+			if (!unavailableAlone && this.outages.acknowledgedElsewhereSince(destination, outcome.startedAt)) {
 				unavailableAlone = true;
 				pause = this.outages.pause(destination, failed.error(), now);
 				pausedNow.put(destination, pause);
@@ -409,10 +409,10 @@ public class BatchDelivery {
 		return cause.getClass().getName() + ": " + cause.getMessage();
 	}
 
-	private record Sent(ClaimedEvent event, long sentAt, CompletableFuture<Instant> acknowledgement) {
+	private record Sent(ClaimedEvent event, CompletableFuture<Instant> acknowledgement) {
 	}
 
-	private record UnavailableSend(ClaimedEvent event, long sentAt, String error) {
+	private record UnavailableSend(ClaimedEvent event, String error) {
 
 		Destination destination() {
 			return Destination.of(this.event);
@@ -427,6 +427,14 @@ public class BatchDelivery {
 	}
 
 	private final class Outcome {
+
+		/**
+		 * When the batch's first send was about to start. An acknowledgement from another destination
+		 * since then shows the broker was taking messages during the batch, whether it came before or
+		 * after the failed send began: a send that fails as unavailable may start after the acknowledgements
+		 * of the sends before it are in.
+		 */
+		private final long startedAt = System.nanoTime();
 
 		private final List<Acknowledged> published = new ArrayList<>();
 

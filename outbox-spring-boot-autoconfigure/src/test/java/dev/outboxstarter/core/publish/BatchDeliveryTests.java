@@ -216,6 +216,24 @@ class BatchDeliveryTests {
 	}
 
 	@Test
+	void destinationFailingAfterItsTransportAcknowledgedAnotherInTheSameBatchPausesAloneEvenIfTheAckCameFirst() {
+		CapturedEvent k1 = event("log", "t", "K");
+		CapturedEvent m1 = event("log", "missing", "A");
+		insert(k1, m1);
+		TopicsTransport transport = new TopicsTransport("missing");
+		transport.broker.acknowledgesAtOnce = true;
+		BatchDelivery delivery = delivery(oneAttempt(), Duration.ofSeconds(5), transport);
+
+		DeliveryResult result = delivery.deliver(PublishPath.RELAY, due());
+
+		assertThat(result).isEqualTo(new DeliveryResult(2, 1, 1));
+		assertThat(transport.refused).containsExactly(m1.id());
+		assertThat(delivery.outages().unavailableTransports()).isEmpty();
+		assertThat(delivery.outages().pausedDestinations()).singleElement()
+			.satisfies((paused) -> assertThat(paused.destination()).isEqualTo("missing"));
+	}
+
+	@Test
 	void eventOfAPausedDestinationIsPostponedUnsentWithoutCountingAnAttemptOrAFailure() {
 		CapturedEvent m1 = event("log", "missing", "A");
 		CapturedEvent k1 = event("log", "t", "K");
@@ -642,6 +660,9 @@ class BatchDeliveryTests {
 
 		private final AtomicInteger maxInFlight = new AtomicInteger();
 
+		/** Acknowledges on the sending thread, before {@code send} returns, as a broker close by may seem to. */
+		private volatile boolean acknowledgesAtOnce;
+
 		InMemoryTransport(String name, boolean keepsKeyOrder, @Nullable Predicate<OutboxMessage> accepts) {
 			this.name = name;
 			this.keepsKeyOrder = keepsKeyOrder;
@@ -667,6 +688,11 @@ class BatchDeliveryTests {
 			Predicate<OutboxMessage> acceptance = this.accepts;
 			if (acceptance == null) {
 				return acknowledgement;
+			}
+			if (this.acknowledgesAtOnce && acceptance.test(message)) {
+				this.inFlight.decrementAndGet();
+				this.acked.add(message.id());
+				return CompletableFuture.completedFuture(message.id());
 			}
 			BatchDeliveryTests.this.broker.schedule(() -> {
 				this.inFlight.decrementAndGet();
