@@ -1,10 +1,10 @@
 package dev.outboxstarter.autoconfigure;
 
+import dev.outboxstarter.core.store.OutboxStore;
 import dev.outboxstarter.kafka.KafkaOutboxTransport;
 
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
-import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.context.annotation.Bean;
@@ -15,10 +15,10 @@ import org.springframework.kafka.core.ProducerFactory;
  * The Kafka transport, on the application's producer factory (and so its {@code spring.kafka.*}
  * settings).
  */
-@AutoConfiguration(afterName = "org.springframework.boot.kafka.autoconfigure.KafkaAutoConfiguration")
+@AutoConfiguration(after = OutboxAutoConfiguration.class,
+		afterName = "org.springframework.boot.kafka.autoconfigure.KafkaAutoConfiguration")
 @ConditionalOnClass(KafkaTemplate.class)
-@ConditionalOnBean(ProducerFactory.class)
-@ConditionalOnBooleanProperty(name = "outbox.enabled", matchIfMissing = true)
+@ConditionalOnBean({ OutboxStore.class, ProducerFactory.class })
 public final class OutboxKafkaAutoConfiguration {
 
 	@Bean

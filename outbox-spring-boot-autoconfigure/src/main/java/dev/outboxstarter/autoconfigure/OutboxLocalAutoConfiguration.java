@@ -1,12 +1,13 @@
 package dev.outboxstarter.autoconfigure;
 
+import dev.outboxstarter.core.store.OutboxStore;
 import dev.outboxstarter.local.LocalHandlerMethods;
 import dev.outboxstarter.local.LocalOutboxTransport;
 import tools.jackson.databind.json.JsonMapper;
 
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
-import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.context.annotation.Bean;
@@ -16,9 +17,9 @@ import org.springframework.transaction.PlatformTransactionManager;
  * The {@code local} transport: {@code @OutboxHandler} methods of the application, each run in a
  * transaction of its own after the business transaction committed.
  */
-@AutoConfiguration
+@AutoConfiguration(after = OutboxAutoConfiguration.class)
 @ConditionalOnClass(JsonMapper.class)
-@ConditionalOnBooleanProperty(name = "outbox.enabled", matchIfMissing = true)
+@ConditionalOnBean(OutboxStore.class)
 public final class OutboxLocalAutoConfiguration {
 
 	@Bean

@@ -2,6 +2,7 @@ package dev.outboxstarter.autoconfigure;
 
 import dev.outboxstarter.amqp.RabbitExchangeDeclarer;
 import dev.outboxstarter.amqp.RabbitOutboxTransport;
+import dev.outboxstarter.core.store.OutboxStore;
 
 import org.springframework.amqp.core.Exchange;
 import org.springframework.amqp.core.ExchangeBuilder;
@@ -10,6 +11,7 @@ import org.springframework.amqp.rabbit.core.RabbitTemplate;
 import org.springframework.beans.factory.ListableBeanFactory;
 import org.springframework.boot.amqp.autoconfigure.RabbitTemplateConfigurer;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
@@ -22,11 +24,13 @@ import org.springframework.util.ClassUtils;
  * The RabbitMQ transport, on the application's connection factory (and so its
  * {@code spring.rabbitmq.*} settings), with a template of its own configured like Spring Boot's.
  * Start-up fails when the connection factory lacks correlated publisher confirms or publisher returns.
+ * Only with the outbox itself: without it (disabled, or no single DataSource) nothing is checked.
  */
-@AutoConfiguration(afterName = "org.springframework.boot.amqp.autoconfigure.RabbitAutoConfiguration")
+@AutoConfiguration(after = OutboxAutoConfiguration.class,
+		afterName = "org.springframework.boot.amqp.autoconfigure.RabbitAutoConfiguration")
 @ConditionalOnClass(RabbitTemplate.class)
+@ConditionalOnBean(OutboxStore.class)
 @ConditionalOnSingleCandidate(ConnectionFactory.class)
-@ConditionalOnBooleanProperty(name = "outbox.enabled", matchIfMissing = true)
 @ConditionalOnBooleanProperty(name = "outbox.rabbit.enabled", matchIfMissing = true)
 @EnableConfigurationProperties(OutboxRabbitProperties.class)
 public final class OutboxRabbitAutoConfiguration {

@@ -1,22 +1,28 @@
 package dev.outboxstarter.autoconfigure;
 
+import java.util.UUID;
+
 import dev.outboxstarter.core.publish.OutboxMessage;
 import dev.outboxstarter.local.LocalOutboxTransport;
 import dev.outboxstarter.local.OutboxHandler;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.jackson.autoconfigure.JacksonAutoConfiguration;
+import org.springframework.boot.jdbc.autoconfigure.DataSourceAutoConfiguration;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Start-up checks of {@code @OutboxHandler} methods.
+ * Start-up checks of {@code @OutboxHandler} methods, on the outbox of an embedded H2 database.
  */
 class OutboxLocalAutoConfigurationTests {
 
 	private final ApplicationContextRunner runner = new ApplicationContextRunner()
-		.withConfiguration(AutoConfigurations.of(OutboxLocalAutoConfiguration.class));
+		.withConfiguration(AutoConfigurations.of(DataSourceAutoConfiguration.class, JacksonAutoConfiguration.class,
+				OutboxAutoConfiguration.class, OutboxLocalAutoConfiguration.class))
+		.withPropertyValues("spring.datasource.url=jdbc:h2:mem:" + UUID.randomUUID() + ";DB_CLOSE_DELAY=-1");
 
 	@Test
 	void handlersTakingTheEventAndOptionallyTheMessageAreAccepted() {
@@ -45,8 +51,9 @@ class OutboxLocalAutoConfigurationTests {
 
 	@Test
 	void backsOffWhenTheOutboxIsDisabled() {
-		this.runner.withPropertyValues("outbox.enabled=false")
-			.run((context) -> assertThat(context).doesNotHaveBean(LocalOutboxTransport.class));
+		this.runner.withBean(BadHandler.class)
+			.withPropertyValues("outbox.enabled=false")
+			.run((context) -> assertThat(context).hasNotFailed().doesNotHaveBean(LocalOutboxTransport.class));
 	}
 
 	record Mail(String to) {

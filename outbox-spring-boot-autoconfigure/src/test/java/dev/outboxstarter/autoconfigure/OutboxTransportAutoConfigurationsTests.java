@@ -1,0 +1,81 @@
+package dev.outboxstarter.autoconfigure;
+
+import dev.outboxstarter.amqp.RabbitOutboxTransport;
+import dev.outboxstarter.kafka.KafkaOutboxTransport;
+import dev.outboxstarter.local.LocalOutboxTransport;
+import dev.outboxstarter.testsupport.RabbitTestBroker;
+import org.junit.jupiter.api.Test;
+
+import org.springframework.boot.amqp.autoconfigure.RabbitAutoConfiguration;
+import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.jackson.autoconfigure.JacksonAutoConfiguration;
+import org.springframework.boot.jdbc.autoconfigure.DataSourceAutoConfiguration;
+import org.springframework.boot.kafka.autoconfigure.KafkaAutoConfiguration;
+import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.jdbc.datasource.embedded.EmbeddedDatabase;
+import org.springframework.jdbc.datasource.embedded.EmbeddedDatabaseBuilder;
+import org.springframework.jdbc.datasource.embedded.EmbeddedDatabaseType;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * The transports come with the outbox and only with it: when the outbox backs off, none of them is
+ * created, and none fails start-up on its own (the RabbitMQ one would, on a connection factory without
+ * publisher confirms).
+ */
+class OutboxTransportAutoConfigurationsTests {
+
+	private final ApplicationContextRunner runner = new ApplicationContextRunner()
+		.withConfiguration(AutoConfigurations.of(DataSourceAutoConfiguration.class, JacksonAutoConfiguration.class,
+				KafkaAutoConfiguration.class, RabbitAutoConfiguration.class, OutboxAutoConfiguration.class,
+				OutboxKafkaAutoConfiguration.class, OutboxRabbitAutoConfiguration.class,
+				OutboxLocalAutoConfiguration.class))
+		.withPropertyValues("spring.rabbitmq.host=" + RabbitTestBroker.HOST,
+				"spring.rabbitmq.port=" + RabbitTestBroker.PORT);
+
+	@Test
+	void withTwoDataSourcesAndNoPrimaryTheOutboxAndEveryTransportBackOff() {
+		this.runner.withUserConfiguration(TwoDataSources.class)
+			.run((context) -> assertThat(context).hasNotFailed()
+				.doesNotHaveBean(KafkaOutboxTransport.class)
+				.doesNotHaveBean(RabbitOutboxTransport.class)
+				.doesNotHaveBean(LocalOutboxTransport.class));
+	}
+
+	@Test
+	void withTheOutboxDisabledEveryTransportBacksOff() {
+		this.runner.withPropertyValues("spring.datasource.generate-unique-name=true", "outbox.enabled=false")
+			.run((context) -> assertThat(context).hasNotFailed()
+				.doesNotHaveBean(KafkaOutboxTransport.class)
+				.doesNotHaveBean(RabbitOutboxTransport.class)
+				.doesNotHaveBean(LocalOutboxTransport.class));
+	}
+
+	@Test
+	void withTheOutboxEveryTransportWhoseLibraryIsPresentIsCreated() {
+		this.runner
+			.withPropertyValues("spring.datasource.generate-unique-name=true",
+					"spring.rabbitmq.publisher-confirm-type=correlated", "spring.rabbitmq.publisher-returns=true")
+			.run((context) -> assertThat(context).hasSingleBean(KafkaOutboxTransport.class)
+				.hasSingleBean(RabbitOutboxTransport.class)
+				.hasSingleBean(LocalOutboxTransport.class));
+	}
+
+	@Configuration(proxyBeanMethods = false)
+	static class TwoDataSources {
+
+		@Bean(destroyMethod = "shutdown")
+		EmbeddedDatabase orders() {
+			return new EmbeddedDatabaseBuilder().setType(EmbeddedDatabaseType.H2).generateUniqueName(true).build();
+		}
+
+		@Bean(destroyMethod = "shutdown")
+		EmbeddedDatabase billing() {
+			return new EmbeddedDatabaseBuilder().setType(EmbeddedDatabaseType.H2).generateUniqueName(true).build();
+		}
+
+	}
+
+}
