@@ -2,10 +2,7 @@ package dev.outboxstarter.autoconfigure;
 
 import java.time.Duration;
 import java.util.LinkedHashMap;
-import java.util.List;
 import java.util.Map;
-import java.util.Set;
-import java.util.stream.Collectors;
 
 import javax.sql.DataSource;
 
@@ -29,6 +26,7 @@ import dev.outboxstarter.core.publish.Outages;
 import dev.outboxstarter.core.publish.OutboxDeliveryListener;
 import dev.outboxstarter.core.publish.OutboxTransport;
 import dev.outboxstarter.core.publish.OutboxTransportDecorator;
+import dev.outboxstarter.core.publish.OutboxTransports;
 import dev.outboxstarter.core.relay.OutboxRelay;
 import dev.outboxstarter.core.retry.RetryPolicy;
 import dev.outboxstarter.core.retry.StoredDeadEvents;
@@ -84,35 +82,31 @@ public final class OutboxAutoConfiguration {
 	@Bean
 	@ConditionalOnMissingBean
 	EventRouting outboxEventRouting(OutboxProperties properties, ObjectProvider<OutboxEventRouter> routers,
-			ObjectProvider<OutboxTransport> transports, Environment environment) {
+			OutboxTransports transports, Environment environment) {
 		RoutePropertyNames.check(environment);
 		Map<String, RouteDefinition> routes = new LinkedHashMap<>();
 		properties.getRoutes()
 			.forEach((type, route) -> routes.put(type, new RouteDefinition(route.getEventType(), route.getTransport(),
 					route.getDestination(), route.getKey())));
-		Set<String> transportNames = transports.orderedStream().map(OutboxTransport::name).collect(Collectors.toSet());
 		return new EventRouting(routers.orderedStream().toList(), routes, properties.getDefaultTransport(),
-				transportNames, environment);
+				transports.names(), environment);
+	}
+
+	@Bean
+	@ConditionalOnMissingBean
+	OutboxTransports outboxTransports(ObjectProvider<OutboxTransport> transports,
+			ObjectProvider<OutboxTransportDecorator> decorators) {
+		return new OutboxTransports(transports.orderedStream().toList(), decorators.orderedStream().toList());
 	}
 
 	@Bean
 	@ConditionalOnMissingBean
 	BatchDelivery outboxBatchDelivery(OutboxStore store, DataSource dataSource, OutboxProperties properties,
-			ObjectProvider<OutboxTransport> transports, ObjectProvider<OutboxTransportDecorator> decorators,
-			ObjectProvider<OutboxDeliveryListener> listeners) {
-		List<OutboxTransportDecorator> outermostFirst = decorators.orderedStream().toList();
-		Map<String, OutboxTransport> byName = new LinkedHashMap<>();
-		transports.orderedStream().forEach((transport) -> {
-			OutboxTransport decorated = transport;
-			for (int i = outermostFirst.size() - 1; i >= 0; i--) {
-				decorated = outermostFirst.get(i).decorate(decorated);
-			}
-			byName.putIfAbsent(transport.name(), decorated);
-		});
+			OutboxTransports transports, ObjectProvider<OutboxDeliveryListener> listeners) {
 		OutboxProperties.Retry retry = properties.getRetry();
 		RetryPolicy retryPolicy = new RetryPolicy(retry.getInitialDelay(), retry.getMultiplier(), retry.getMaxDelay(),
 				retry.getJitter(), retry.getMaxAttempts());
-		return new BatchDelivery(store, byName, retryPolicy, properties.getPublishTimeout(),
+		return new BatchDelivery(store, transports.byName(), retryPolicy, properties.getPublishTimeout(),
 				properties.getOrdering() == Ordering.PER_KEY, OutboxTransactions.readCommitted(dataSource),
 				listeners.orderedStream().toList());
 	}

@@ -1,9 +1,11 @@
 package dev.outboxstarter.autoconfigure;
 
+import java.util.List;
+
 import dev.outboxstarter.core.backlog.BacklogMonitor;
 import dev.outboxstarter.core.fastpath.FastPathDispatcher;
 import dev.outboxstarter.core.publish.Outages;
-import dev.outboxstarter.core.publish.OutboxTransport;
+import dev.outboxstarter.core.publish.OutboxTransports;
 import dev.outboxstarter.core.relay.OutboxRelay;
 import dev.outboxstarter.metrics.AvailabilityMetrics;
 import dev.outboxstarter.metrics.FastPathMetrics;
@@ -12,7 +14,6 @@ import dev.outboxstarter.metrics.OutboxMetrics;
 import dev.outboxstarter.metrics.RelayMetrics;
 import io.micrometer.core.instrument.MeterRegistry;
 
-import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
@@ -33,9 +34,8 @@ public final class OutboxMetricsAutoConfiguration {
 
 	@Bean
 	@ConditionalOnMissingBean
-	OutboxMetrics outboxMetrics(MeterRegistry registry, ObjectProvider<OutboxTransport> transports,
-			BacklogMonitor backlog) {
-		return new OutboxMetrics(registry, transports.orderedStream().map(OutboxTransport::name).toList(), backlog);
+	OutboxMetrics outboxMetrics(MeterRegistry registry, OutboxTransports transports, BacklogMonitor backlog) {
+		return new OutboxMetrics(registry, List.copyOf(transports.names()), backlog);
 	}
 
 	@Bean

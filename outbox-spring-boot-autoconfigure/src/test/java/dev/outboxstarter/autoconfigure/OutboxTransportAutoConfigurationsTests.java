@@ -1,6 +1,13 @@
 package dev.outboxstarter.autoconfigure;
 
+import java.util.concurrent.CompletableFuture;
+
 import dev.outboxstarter.amqp.RabbitOutboxTransport;
+import dev.outboxstarter.core.publish.ForwardingOutboxTransport;
+import dev.outboxstarter.core.publish.OutboxMessage;
+import dev.outboxstarter.core.publish.OutboxTransport;
+import dev.outboxstarter.core.publish.OutboxTransportDecorator;
+import dev.outboxstarter.core.publish.OutboxTransports;
 import dev.outboxstarter.kafka.KafkaOutboxTransport;
 import dev.outboxstarter.local.LocalOutboxTransport;
 import dev.outboxstarter.testsupport.RabbitTestBroker;
@@ -14,6 +21,7 @@ import org.springframework.boot.kafka.autoconfigure.KafkaAutoConfiguration;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.core.Ordered;
 import org.springframework.jdbc.datasource.embedded.EmbeddedDatabase;
 import org.springframework.jdbc.datasource.embedded.EmbeddedDatabaseBuilder;
 import org.springframework.jdbc.datasource.embedded.EmbeddedDatabaseType;
@@ -35,6 +43,10 @@ class OutboxTransportAutoConfigurationsTests {
 		.withPropertyValues("spring.rabbitmq.host=" + RabbitTestBroker.HOST,
 				"spring.rabbitmq.port=" + RabbitTestBroker.PORT);
 
+	private final ApplicationContextRunner withOutbox = this.runner.withPropertyValues(
+			"spring.datasource.generate-unique-name=true", "spring.rabbitmq.publisher-confirm-type=correlated",
+			"spring.rabbitmq.publisher-returns=true");
+
 	@Test
 	void withTwoDataSourcesAndNoPrimaryTheOutboxAndEveryTransportBackOff() {
 		this.runner.withUserConfiguration(TwoDataSources.class)
@@ -55,12 +67,80 @@ class OutboxTransportAutoConfigurationsTests {
 
 	@Test
 	void withTheOutboxEveryTransportWhoseLibraryIsPresentIsCreated() {
-		this.runner
-			.withPropertyValues("spring.datasource.generate-unique-name=true",
-					"spring.rabbitmq.publisher-confirm-type=correlated", "spring.rabbitmq.publisher-returns=true")
-			.run((context) -> assertThat(context).hasSingleBean(KafkaOutboxTransport.class)
+		this.withOutbox.run((context) -> assertThat(context).hasSingleBean(KafkaOutboxTransport.class)
 				.hasSingleBean(RabbitOutboxTransport.class)
 				.hasSingleBean(LocalOutboxTransport.class));
+	}
+
+	@Test
+	void twoTransportsWithOneNameFailStartUpNamingBoth() {
+		this.withOutbox.withBean("ownKafka", OutboxTransport.class, () -> new NamedTransport("kafka"))
+			.run((context) -> assertThat(context).hasFailed()
+				.getFailure()
+				.rootCause()
+				.hasMessageContaining("Two outbox transports are named 'kafka'")
+				.hasMessageContaining(KafkaOutboxTransport.class.getName())
+				.hasMessageContaining(NamedTransport.class.getName()));
+	}
+
+	@Test
+	void everyTransportIsDecoratedOnceWithTheFirstDecoratorOutermost() {
+		this.withOutbox.withBean("ownTransport", OutboxTransport.class, () -> new NamedTransport("own"))
+			.withBean("inner", OutboxTransportDecorator.class, () -> new LabellingDecorator("inner", 2))
+			.withBean("outer", OutboxTransportDecorator.class, () -> new LabellingDecorator("outer", 1))
+			.run((context) -> {
+				OutboxTransports transports = context.getBean(OutboxTransports.class);
+				assertThat(transports.names()).containsExactlyInAnyOrder("kafka", "rabbit", "local", "own");
+				assertThat(transports.byName().get("own").toString()).isEqualTo("outer(inner(own))");
+				assertThat(transports.byName().get("kafka").toString()).startsWith("outer(inner(")
+					.doesNotContain("outer(inner(outer(");
+			});
+	}
+
+	private static final class NamedTransport implements OutboxTransport {
+
+		private final String name;
+
+		NamedTransport(String name) {
+			this.name = name;
+		}
+
+		@Override
+		public String name() {
+			return this.name;
+		}
+
+		@Override
+		public CompletableFuture<?> send(OutboxMessage message) {
+			return CompletableFuture.completedFuture(null);
+		}
+
+		@Override
+		public String toString() {
+			return this.name;
+		}
+
+	}
+
+	private record LabellingDecorator(String label, int order) implements OutboxTransportDecorator, Ordered {
+
+		@Override
+		public OutboxTransport decorate(OutboxTransport transport) {
+			return new ForwardingOutboxTransport(transport) {
+
+				@Override
+				public String toString() {
+					return LabellingDecorator.this.label + "(" + transport + ")";
+				}
+
+			};
+		}
+
+		@Override
+		public int getOrder() {
+			return this.order;
+		}
+
 	}
 
 	@Configuration(proxyBeanMethods = false)
