@@ -3,6 +3,7 @@ package dev.outboxstarter.autoconfigure;
 import dev.outboxstarter.core.publish.OutboxTransportDecorator;
 import dev.outboxstarter.core.store.OutboxStore;
 import dev.outboxstarter.tracing.ObservedOutboxTransport;
+import dev.outboxstarter.tracing.OutboxPublishObservationConvention;
 import dev.outboxstarter.tracing.TraceContextHeaders;
 import io.micrometer.observation.ObservationRegistry;
 import io.micrometer.tracing.Tracer;
@@ -28,8 +29,10 @@ public final class OutboxObservationAutoConfiguration {
 
 	@Bean
 	OutboxTransportDecorator outboxObservationDecorator(ObservationRegistry registry,
+			ObjectProvider<OutboxPublishObservationConvention> convention,
 			ObjectProvider<TraceContextHeaders> traceHeaders) {
-		return (transport) -> new ObservedOutboxTransport(transport, registry, traceHeaders.getIfAvailable());
+		return (transport) -> new ObservedOutboxTransport(transport, registry, convention.getIfUnique(),
+				traceHeaders.getIfAvailable());
 	}
 
 	@Configuration(proxyBeanMethods = false)

@@ -16,10 +16,12 @@ import org.jspecify.annotations.Nullable;
  */
 public class ObservedOutboxTransport extends ForwardingOutboxTransport {
 
-	/** The observation's name, and so its timer's. */
-	public static final String OBSERVATION_NAME = "outbox.publish";
+	private static final OutboxPublishObservationConvention DEFAULT_CONVENTION =
+			new DefaultOutboxPublishObservationConvention();
 
 	private final ObservationRegistry registry;
+
+	private final @Nullable OutboxPublishObservationConvention convention;
 
 	private final @Nullable TraceContextHeaders traceHeaders;
 
@@ -27,24 +29,24 @@ public class ObservedOutboxTransport extends ForwardingOutboxTransport {
 	 * Wraps a transport.
 	 * @param transport the transport
 	 * @param registry the observation registry
+	 * @param convention the application's convention for the observation, or {@code null} for the
+	 * default one
 	 * @param traceHeaders puts the publishing span's context into the sent headers, or {@code null}
 	 * without tracing
 	 */
 	public ObservedOutboxTransport(OutboxTransport transport, ObservationRegistry registry,
-			@Nullable TraceContextHeaders traceHeaders) {
+			@Nullable OutboxPublishObservationConvention convention, @Nullable TraceContextHeaders traceHeaders) {
 		super(transport);
 		this.registry = registry;
+		this.convention = convention;
 		this.traceHeaders = traceHeaders;
 	}
 
 	@Override
 	public CompletableFuture<?> send(OutboxMessage message) {
 		Observation observation = Observation
-			.createNotStarted(OBSERVATION_NAME, () -> new OutboxPublishContext(message, name()), this.registry)
-			.lowCardinalityKeyValue("outbox.transport", name())
-			.lowCardinalityKeyValue("outbox.event.type", message.eventType())
-			.highCardinalityKeyValue("outbox.destination", message.destination())
-			.highCardinalityKeyValue("outbox.message.id", message.id().toString())
+			.createNotStarted(this.convention, DEFAULT_CONVENTION, () -> new OutboxPublishContext(message, name()),
+					this.registry)
 			.start();
 		CompletableFuture<?> acknowledgement;
 		try (Observation.Scope scope = observation.openScope()) {

@@ -25,7 +25,6 @@ public class OutboxPublishContext extends ReceiverContext<Map<String, String>> {
 	public OutboxPublishContext(OutboxMessage message, String transport) {
 		super((carrier, key) -> carrier.get(key), Kind.PRODUCER);
 		setCarrier(message.headers());
-		setContextualName(message.destination() + " publish");
 		setRemoteServiceName(transport);
 		this.message = message;
 		this.transport = transport;
