@@ -5,6 +5,7 @@ import java.util.Date;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 
+import dev.outboxstarter.core.OutboxConfigurationException;
 import dev.outboxstarter.core.OutboxHeaders;
 import dev.outboxstarter.core.publish.OutboxMessage;
 import dev.outboxstarter.core.publish.OutboxTransport;
@@ -80,16 +81,16 @@ public class RabbitOutboxTransport implements OutboxTransport, DisposableBean {
 	public static void checkConfirmsAndReturns(ConnectionFactory connectionFactory) {
 		if (!connectionFactory.isPublisherConfirms()) {
 			String current = connectionFactory.isSimplePublisherConfirms() ? "simple" : "none";
-			throw new IllegalStateException("The outbox's RabbitMQ transport needs correlated publisher confirms "
-					+ "to know that the broker took each message, but the connection factory's confirm type is '"
-					+ current + "': set spring.rabbitmq.publisher-confirm-type=correlated (or "
-					+ "outbox.rabbit.enabled=false if the outbox does not publish to RabbitMQ)");
+			throw new OutboxConfigurationException("The outbox's RabbitMQ transport needs correlated publisher "
+					+ "confirms to know that the broker took each message, but the connection factory's confirm type "
+					+ "is '" + current + "'", "Set spring.rabbitmq.publisher-confirm-type=correlated (or "
+							+ "outbox.rabbit.enabled=false if the outbox does not publish to RabbitMQ)");
 		}
 		if (!connectionFactory.isPublisherReturns()) {
-			throw new IllegalStateException("The outbox's RabbitMQ transport needs publisher returns to notice "
-					+ "unroutable messages, but they are off on the connection factory: set "
-					+ "spring.rabbitmq.publisher-returns=true (or outbox.rabbit.enabled=false if the outbox does "
-					+ "not publish to RabbitMQ)");
+			throw new OutboxConfigurationException("The outbox's RabbitMQ transport needs publisher returns to "
+					+ "notice unroutable messages, but they are off on the connection factory",
+					"Set spring.rabbitmq.publisher-returns=true (or outbox.rabbit.enabled=false if the outbox does "
+							+ "not publish to RabbitMQ)");
 		}
 	}
 

@@ -3,6 +3,7 @@ package dev.outboxstarter.autoconfigure;
 import javax.sql.DataSource;
 
 import dev.outboxstarter.autoconfigure.OutboxProperties.Inbox.MissingMessageId;
+import dev.outboxstarter.core.OutboxConfigurationException;
 import dev.outboxstarter.core.schema.OutboxSchemaInitializer;
 import dev.outboxstarter.core.store.InboxStatements;
 import dev.outboxstarter.core.store.InboxStore;
@@ -74,8 +75,9 @@ public final class OutboxInboxAutoConfiguration {
 				DataSource dataSource, OutboxProperties properties, ObjectProvider<InboxOutcomeListener> listeners) {
 			PlatformTransactionManager manager = transactionManager.getIfUnique();
 			if (manager == null) {
-				throw new IllegalStateException("The inbox runs each handler in a transaction with its insert and "
-						+ "needs one transaction manager over the DataSource (JPA or JDBC); there is none, or several");
+				throw new OutboxConfigurationException("The inbox runs each handler in a transaction with its "
+						+ "insert and needs one transaction manager over the DataSource; there is none, or several",
+						"Add a JPA or JDBC transaction manager for the DataSource, or mark one of several @Primary");
 			}
 			return new TransactionalInbox(store, manager, dataSource,
 					properties.getInbox().getMissingMessageId() == MissingMessageId.PROCESS,

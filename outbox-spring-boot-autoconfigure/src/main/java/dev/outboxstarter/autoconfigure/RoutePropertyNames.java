@@ -2,6 +2,7 @@ package dev.outboxstarter.autoconfigure;
 
 import java.util.Set;
 
+import dev.outboxstarter.core.OutboxConfigurationException;
 import org.springframework.boot.context.properties.source.ConfigurationPropertyName;
 import org.springframework.boot.context.properties.source.ConfigurationPropertyName.Form;
 import org.springframework.boot.context.properties.source.ConfigurationPropertySource;
@@ -41,11 +42,11 @@ final class RoutePropertyNames {
 		boolean valid = name.getNumberOfElements() == depth + 2 && name.chop(depth + 1).isLastElementIndexed()
 				&& isAttribute(name.getElement(depth + 1, Form.UNIFORM));
 		if (!valid) {
-			throw new IllegalStateException(asWritten(name) + " is not a route setting: write "
-					+ "outbox.routes[<fully qualified class name>].<attribute>, the class name in brackets (in YAML "
-					+ "the key \"[com.acme.billing.InvoiceIssued]\", quoted), the attribute one of "
-					+ String.join(", ", ATTRIBUTES.stream().sorted().toList())
-					+ ", e.g. outbox.routes[com.acme.billing.InvoiceIssued].destination");
+			throw new OutboxConfigurationException(asWritten(name) + " is not a route setting",
+					"Write outbox.routes[<fully qualified class name>].<attribute>, the class name in brackets (in "
+							+ "YAML the key \"[com.acme.billing.InvoiceIssued]\", quoted), the attribute one of "
+							+ String.join(", ", ATTRIBUTES.stream().sorted().toList())
+							+ ", e.g. outbox.routes[com.acme.billing.InvoiceIssued].destination");
 		}
 	}
 

@@ -3,6 +3,7 @@ package dev.outboxstarter.autoconfigure;
 import javax.sql.DataSource;
 
 import dev.outboxstarter.autoconfigure.OutboxProperties.Schema.Mode;
+import dev.outboxstarter.core.OutboxConfigurationException;
 import dev.outboxstarter.core.schema.ExistingOutboxTableCheck;
 import dev.outboxstarter.core.schema.FlywayOutboxSchemaInitializer;
 import dev.outboxstarter.core.schema.OutboxSchemaInitializer;
@@ -30,9 +31,10 @@ final class SchemaInitializers {
 		return switch (mode) {
 			case FLYWAY -> {
 				if (!flywayPresent) {
-					throw new IllegalStateException("outbox.schema.mode=flyway, but Flyway is not on the classpath: "
-							+ "add org.flywaydb:flyway-core (and its module for your database), or set "
-							+ "outbox.schema.mode to scripts or none");
+					throw new OutboxConfigurationException(
+							"outbox.schema.mode=flyway, but Flyway is not on the classpath",
+							"Add org.flywaydb:flyway-core (and its module for your database), or set "
+									+ "outbox.schema.mode to scripts or none");
 				}
 				yield new FlywayOutboxSchemaInitializer(dataSource, location, table);
 			}

@@ -3,6 +3,7 @@ package dev.outboxstarter.inbox;
 import java.lang.reflect.Method;
 import java.util.Map;
 
+import dev.outboxstarter.core.OutboxConfigurationException;
 import org.springframework.aop.support.AopUtils;
 import org.springframework.beans.BeansException;
 import org.springframework.beans.factory.config.BeanPostProcessor;
@@ -38,8 +39,8 @@ public class IdempotentConsumerMethods implements BeanPostProcessor {
 
 	private void check(Method method) {
 		if (!this.inboxEnabled) {
-			throw new IllegalStateException(describe(method) + " is @IdempotentConsumer, but the inbox is off: set "
-					+ "outbox.inbox.enabled=true (it creates the inbox table next to the outbox's)");
+			throw new OutboxConfigurationException(describe(method) + " is @IdempotentConsumer, but the inbox is "
+					+ "off", "Set outbox.inbox.enabled=true (it creates the inbox table next to the outbox's)");
 		}
 		if (MessageIds.messageArgument(method).isEmpty()) {
 			throw new IllegalStateException(noMessageArgument(method));

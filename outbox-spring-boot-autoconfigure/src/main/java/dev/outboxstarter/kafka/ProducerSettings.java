@@ -3,6 +3,7 @@ package dev.outboxstarter.kafka;
 import java.util.Locale;
 import java.util.Map;
 
+import dev.outboxstarter.core.OutboxConfigurationException;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.common.config.ConfigDef;
 import org.jspecify.annotations.Nullable;
@@ -36,14 +37,15 @@ record ProducerSettings(String acks, boolean idempotent, boolean idempotenceSet)
 	 */
 	void check() {
 		if ("0".equals(this.acks)) {
-			throw new IllegalStateException("The outbox's Kafka transport needs the broker to acknowledge each "
-					+ "record, but the producer has acks=0: it would mark events published that no broker may have "
-					+ "stored. Set " + ACKS_PROPERTY + "=all (or acks=all in the configuration of the "
-					+ "application's ProducerFactory)");
+			throw new OutboxConfigurationException("The outbox's Kafka transport needs the broker to acknowledge "
+					+ "each record, but the producer has acks=0: it would mark events published that no broker may "
+					+ "have stored", "Set " + ACKS_PROPERTY + "=all (or acks=all in the configuration of the "
+							+ "application's ProducerFactory)");
 		}
 		if (this.idempotent && !"all".equals(this.acks)) {
-			throw new IllegalStateException("The outbox's Kafka producer has enable.idempotence=true with acks="
-					+ this.acks + ", which Kafka refuses: every send would fail. Set " + ACKS_PROPERTY + "=all");
+			throw new OutboxConfigurationException("The outbox's Kafka producer has enable.idempotence=true with "
+					+ "acks=" + this.acks + ", which Kafka refuses: every send would fail", "Set " + ACKS_PROPERTY
+							+ "=all");
 		}
 	}
 

@@ -4,6 +4,7 @@ import java.lang.reflect.Method;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 
+import dev.outboxstarter.core.OutboxConfigurationException;
 import dev.outboxstarter.core.publish.OutboxMessage;
 import org.jspecify.annotations.Nullable;
 
@@ -67,8 +68,11 @@ public class LocalHandlerMethods implements SmartInitializingSingleton, BeanFact
 		int eventIndex = eventParameterIndex(method);
 		LocalHandlerMethod handler = new LocalHandlerMethod(bean, invocable, eventIndex);
 		LocalHandlerMethod existing = this.byName.putIfAbsent(name, handler);
-		Assert.state(existing == null, () -> "Two @OutboxHandler methods are named '" + name + "': " + existing
-				+ " and " + handler + "; give each destination one handler");
+		if (existing != null) {
+			throw new OutboxConfigurationException(
+					"Two @OutboxHandler methods are named '" + name + "': " + existing + " and " + handler,
+					"Give each destination one handler");
+		}
 	}
 
 	private static int eventParameterIndex(Method method) {
@@ -79,8 +83,8 @@ public class LocalHandlerMethods implements SmartInitializingSingleton, BeanFact
 		if (parameters.length == 2 && (parameters[0] == OutboxMessage.class) != (parameters[1] == OutboxMessage.class)) {
 			return (parameters[0] == OutboxMessage.class) ? 1 : 0;
 		}
-		throw new IllegalStateException("@OutboxHandler method " + method + " must take the event and, optionally, "
-				+ "the OutboxMessage");
+		throw new OutboxConfigurationException("@OutboxHandler method " + method + " takes parameters the outbox "
+				+ "cannot supply", "It must take the event and, optionally, the OutboxMessage");
 	}
 
 }

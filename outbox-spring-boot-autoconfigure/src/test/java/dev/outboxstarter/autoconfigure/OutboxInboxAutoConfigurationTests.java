@@ -61,7 +61,7 @@ class OutboxInboxAutoConfigurationTests {
 		this.runner.withBean(Listener.class)
 			.run((context) -> assertThat(context).hasFailed()
 				.getFailure()
-				.hasStackTraceContaining("Listener.onMessage() is @IdempotentConsumer, but the inbox is off: set "
+				.hasStackTraceContaining("Listener.onMessage() is @IdempotentConsumer, but the inbox is off. Set "
 						+ "outbox.inbox.enabled=true"));
 	}
 

@@ -10,6 +10,7 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 
 import dev.outboxstarter.core.OutboxCaptureException;
+import dev.outboxstarter.core.OutboxConfigurationException;
 import dev.outboxstarter.core.OutboxEvent;
 import dev.outboxstarter.core.OutboxEventRouter;
 import dev.outboxstarter.core.OutboxRoute;
@@ -96,23 +97,24 @@ public class EventRouting {
 				type = ClassUtils.forName(name, ClassUtils.getDefaultClassLoader());
 			}
 			catch (ClassNotFoundException | LinkageError ex) {
-				throw new IllegalStateException(property + " names no class on the classpath: put the event's "
-						+ "fully qualified class name in the brackets, e.g. "
-						+ "outbox.routes[com.acme.billing.InvoiceIssued].destination");
+				throw new OutboxConfigurationException(property + " names no class on the classpath",
+						"Put the event's fully qualified class name in the brackets, e.g. "
+								+ "outbox.routes[com.acme.billing.InvoiceIssued].destination");
 			}
 			String transport = transportOf(route.transport());
 			if (!this.transports.contains(transport)) {
-				throw new IllegalStateException(property + " routes to transport '" + transport + "', but no such "
-						+ "transport is available (available: " + available() + "): add the transport's dependency or "
-						+ "set " + property + ".transport to an available one");
+				throw new OutboxConfigurationException(property + " routes to transport '" + transport
+						+ "', but no such transport is available (available: " + available() + ")",
+						"Add the transport's dependency or set " + property + ".transport to an available one");
 			}
 			if (StringUtils.hasText(route.key())) {
 				try {
 					parser.parseExpression(route.key());
 				}
 				catch (ParseException ex) {
-					throw new IllegalStateException(property + ".key '" + route.key() + "' is not a valid SpEL "
-							+ "expression: " + ex.getMessage());
+					throw new OutboxConfigurationException(property + ".key '" + route.key()
+							+ "' is not a valid SpEL expression: " + ex.getMessage(),
+							"Correct the expression, e.g. #event.orderId() or #aggregate.id");
 				}
 			}
 			// A nested class may be written Outer.Inner; the routes are looked up by Outer$Inner.

@@ -6,6 +6,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 
+import dev.outboxstarter.core.OutboxConfigurationException;
+
 /**
  * The transports the outbox publishes through, by name, each wrapped once in the decorators: what
  * routing checks names against, what delivery sends through and what the metrics report on.
@@ -18,8 +20,8 @@ public final class OutboxTransports {
 	 * Decorates the transports.
 	 * @param transports the transports, none sharing its name with another
 	 * @param outermostFirst the decorators, the first to wrap the others
-	 * @throws IllegalStateException when two transports share a name, as only one of them could be
-	 * sent through
+	 * @throws OutboxConfigurationException when two transports share a name, as only one of them could
+	 * be sent through
 	 */
 	public OutboxTransports(List<OutboxTransport> transports, List<OutboxTransportDecorator> outermostFirst) {
 		Map<String, OutboxTransport> byName = new LinkedHashMap<>();
@@ -27,10 +29,10 @@ public final class OutboxTransports {
 		for (OutboxTransport transport : transports) {
 			OutboxTransport sameName = undecorated.putIfAbsent(transport.name(), transport);
 			if (sameName != null) {
-				throw new IllegalStateException("Two outbox transports are named '" + transport.name() + "': "
-						+ sameName.getClass().getName() + " and " + transport.getClass().getName()
-						+ ". Events name the transport they go through, so each name must be unique: remove one of "
-						+ "the beans or have one return another name from OutboxTransport.name()");
+				throw new OutboxConfigurationException("Two outbox transports are named '" + transport.name()
+						+ "': " + sameName.getClass().getName() + " and " + transport.getClass().getName()
+						+ "; events name the transport they go through, so each name must be unique",
+						"Remove one of the beans or have one return another name from OutboxTransport.name()");
 			}
 			OutboxTransport decorated = transport;
 			for (int i = outermostFirst.size() - 1; i >= 0; i--) {

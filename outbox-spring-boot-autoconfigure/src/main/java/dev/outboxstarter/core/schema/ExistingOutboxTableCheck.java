@@ -1,5 +1,6 @@
 package dev.outboxstarter.core.schema;
 
+import dev.outboxstarter.core.OutboxConfigurationException;
 import dev.outboxstarter.core.store.DatabaseVendor;
 import dev.outboxstarter.core.store.OutboxStore;
 
@@ -34,10 +35,10 @@ public class ExistingOutboxTableCheck extends OutboxSchemaInitializer {
 	@Override
 	protected void initialize() {
 		if (!this.store.tableExists(this.table)) {
-			throw new IllegalStateException("The " + this.kind + " table '" + this.table + "' does not exist and "
-					+ "outbox.schema.mode=none: create it with the scripts in the starter's jar under "
-					+ this.location.substring("classpath:".length())
-					+ ", or set outbox.schema.mode to flyway or scripts");
+			throw new OutboxConfigurationException("The " + this.kind + " table '" + this.table
+					+ "' does not exist and outbox.schema.mode=none", "Create it with the scripts in the starter's "
+							+ "jar under " + this.location.substring("classpath:".length())
+							+ ", or set outbox.schema.mode to flyway or scripts");
 		}
 	}
 

@@ -12,6 +12,7 @@ import java.util.UUID;
 
 import javax.sql.DataSource;
 
+import dev.outboxstarter.core.OutboxConfigurationException;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.jdbc.support.JdbcUtils;
@@ -90,8 +91,8 @@ public enum DatabaseVendor {
 		if (name.equals("h2")) {
 			return H2;
 		}
-		throw new IllegalStateException("The outbox supports PostgreSQL, MariaDB, MySQL and H2, but the DataSource "
-				+ "connects to '" + product + "'.");
+		throw new OutboxConfigurationException("The outbox supports PostgreSQL, MariaDB, MySQL and H2, but the "
+				+ "DataSource connects to '" + product + "'", "Use one of those databases, or set outbox.enabled=false");
 	}
 
 	Object idParameter(UUID id) {
