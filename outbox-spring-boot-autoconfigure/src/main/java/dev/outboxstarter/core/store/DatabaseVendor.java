@@ -7,7 +7,6 @@ import java.time.Instant;
 import java.time.LocalDateTime;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
-import java.util.Locale;
 import java.util.UUID;
 
 import javax.sql.DataSource;
@@ -15,6 +14,7 @@ import javax.sql.DataSource;
 import dev.outboxstarter.core.OutboxConfigurationException;
 import org.jspecify.annotations.Nullable;
 
+import org.springframework.boot.jdbc.DatabaseDriver;
 import org.springframework.jdbc.support.JdbcUtils;
 import org.springframework.jdbc.support.MetaDataAccessException;
 
@@ -81,18 +81,14 @@ public enum DatabaseVendor {
 	}
 
 	static DatabaseVendor fromProductName(String product) {
-		String name = product.toLowerCase(Locale.ROOT);
-		if (name.contains("postgresql")) {
-			return POSTGRESQL;
-		}
-		if (name.contains("mariadb") || name.contains("mysql")) {
-			return MYSQL;
-		}
-		if (name.equals("h2")) {
-			return H2;
-		}
-		throw new OutboxConfigurationException("The outbox supports PostgreSQL, MariaDB, MySQL and H2, but the "
-				+ "DataSource connects to '" + product + "'", "Use one of those databases, or set outbox.enabled=false");
+		return switch (DatabaseDriver.fromProductName(product)) {
+			case POSTGRESQL -> POSTGRESQL;
+			case MARIADB, MYSQL -> MYSQL;
+			case H2 -> H2;
+			default -> throw new OutboxConfigurationException("The outbox supports PostgreSQL, MariaDB, MySQL and H2, "
+					+ "but the DataSource connects to '" + product + "'",
+					"Use one of those databases, or set outbox.enabled=false");
+		};
 	}
 
 	Object idParameter(UUID id) {
