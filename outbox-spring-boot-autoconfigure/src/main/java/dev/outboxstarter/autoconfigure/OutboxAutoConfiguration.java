@@ -43,6 +43,7 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnSingleCandidate;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.boot.task.SimpleAsyncTaskSchedulerBuilder;
 import org.springframework.context.ApplicationEventPublisher;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Conditional;
@@ -55,7 +56,8 @@ import org.springframework.jdbc.core.JdbcTemplate;
  * table, the fast path and the relay. Transports come from their own auto-configurations.
  */
 @AutoConfiguration(afterName = { "org.springframework.boot.jdbc.autoconfigure.DataSourceAutoConfiguration",
-		"org.springframework.boot.jackson.autoconfigure.JacksonAutoConfiguration" })
+		"org.springframework.boot.jackson.autoconfigure.JacksonAutoConfiguration",
+		"org.springframework.boot.autoconfigure.task.TaskSchedulingAutoConfiguration" })
 @ConditionalOnClass({ JdbcTemplate.class, JsonMapper.class })
 @ConditionalOnSingleCandidate(DataSource.class)
 @ConditionalOnBooleanProperty(name = "outbox.enabled", matchIfMissing = true)
@@ -119,28 +121,32 @@ public final class OutboxAutoConfiguration {
 	@Bean
 	@ConditionalOnMissingBean
 	@ConditionalOnBooleanProperty(name = "outbox.cleanup.enabled", matchIfMissing = true)
-	OutboxCleanup outboxCleanup(OutboxStore store, DataSource dataSource, OutboxProperties properties) {
+	OutboxCleanup outboxCleanup(OutboxStore store, DataSource dataSource, OutboxProperties properties,
+			ObjectProvider<SimpleAsyncTaskSchedulerBuilder> schedulers) {
 		OutboxProperties.Cleanup cleanup = properties.getCleanup();
 		return new OutboxCleanup(store, OutboxTransactions.readCommitted(dataSource),
 				cleanup.getPublishedRetention(), cleanup.getDeadRetention(), cleanup.getBatchSize(),
-				cleanup.getInterval());
+				cleanup.getInterval(), OutboxThreads.named(schedulers, "outbox-cleanup"));
 	}
 
 	@Bean
 	@ConditionalOnMissingBean
 	@ConditionalOnBooleanProperty(name = "outbox.fast-path.enabled", matchIfMissing = true)
-	FastPathDispatcher outboxFastPathDispatcher(BatchDelivery delivery, OutboxProperties properties) {
+	FastPathDispatcher outboxFastPathDispatcher(BatchDelivery delivery, OutboxProperties properties,
+			ObjectProvider<SimpleAsyncTaskSchedulerBuilder> schedulers) {
 		OutboxProperties.FastPath fastPath = properties.getFastPath();
 		return new FastPathDispatcher(delivery, fastPath.getQueueCapacity(), fastPath.getBatchSize(),
-				fastPath.getThreads(), properties.getShutdownTimeout());
+				fastPath.getThreads(), properties.getShutdownTimeout(), OutboxThreads.named(schedulers, "outbox-fast-path"));
 	}
 
 	@Bean
 	@ConditionalOnMissingBean
 	@ConditionalOnBooleanProperty(name = "outbox.relay.enabled", matchIfMissing = true)
-	OutboxRelay outboxRelay(BatchDelivery delivery, OutboxProperties properties) {
+	OutboxRelay outboxRelay(BatchDelivery delivery, OutboxProperties properties,
+			ObjectProvider<SimpleAsyncTaskSchedulerBuilder> schedulers) {
 		OutboxProperties.Relay relay = properties.getRelay();
-		return new OutboxRelay(delivery, relay.getBatchSize(), relay.getPollInterval(), properties.getShutdownTimeout());
+		return new OutboxRelay(delivery, relay.getBatchSize(), relay.getPollInterval(), properties.getShutdownTimeout(),
+				OutboxThreads.named(schedulers, "outbox-relay"));
 	}
 
 	@Bean
@@ -182,8 +188,10 @@ public final class OutboxAutoConfiguration {
 	@Bean
 	@ConditionalOnMissingBean
 	@Conditional(OnBacklogConsumerCondition.class)
-	BacklogMonitor outboxBacklogMonitor(OutboxStore store, OutboxProperties properties) {
-		return new BacklogMonitor(store, properties.getBacklog().getRefreshInterval());
+	BacklogMonitor outboxBacklogMonitor(OutboxStore store, OutboxProperties properties,
+			ObjectProvider<SimpleAsyncTaskSchedulerBuilder> schedulers) {
+		return new BacklogMonitor(store, properties.getBacklog().getRefreshInterval(),
+				OutboxThreads.named(schedulers, "outbox-backlog"));
 	}
 
 }

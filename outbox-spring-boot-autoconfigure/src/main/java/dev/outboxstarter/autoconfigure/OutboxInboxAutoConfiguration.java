@@ -26,6 +26,7 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.task.SimpleAsyncTaskSchedulerBuilder;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.context.annotation.Role;
@@ -93,10 +94,12 @@ public final class OutboxInboxAutoConfiguration {
 
 		@Bean
 		@ConditionalOnMissingBean
-		InboxCleanup outboxInboxCleanup(InboxStore store, DataSource dataSource, OutboxProperties properties) {
+		InboxCleanup outboxInboxCleanup(InboxStore store, DataSource dataSource, OutboxProperties properties,
+				ObjectProvider<SimpleAsyncTaskSchedulerBuilder> schedulers) {
 			OutboxProperties.Inbox inbox = properties.getInbox();
 			return new InboxCleanup(store, OutboxTransactions.readCommitted(dataSource), inbox.getRetention(),
-					inbox.getCleanupBatchSize(), inbox.getCleanupInterval());
+					inbox.getCleanupBatchSize(), inbox.getCleanupInterval(),
+					OutboxThreads.named(schedulers, "outbox-inbox-cleanup"));
 		}
 
 	}

@@ -1,10 +1,12 @@
 package dev.outboxstarter.inbox;
 
 import java.time.Duration;
+import java.util.function.Supplier;
 
 import dev.outboxstarter.core.cleanup.BatchedCleanup;
 import dev.outboxstarter.core.store.InboxStore;
 
+import org.springframework.scheduling.concurrent.SimpleAsyncTaskScheduler;
 import org.springframework.transaction.support.TransactionTemplate;
 
 /**
@@ -24,10 +26,11 @@ public class InboxCleanup extends BatchedCleanup {
 	 * @param retention how long processed ids are kept
 	 * @param batchSize most ids deleted per batch
 	 * @param interval pause between cleanups
+	 * @param schedulers a new scheduler for the cleanup's thread at each start
 	 */
 	public InboxCleanup(InboxStore store, TransactionTemplate transactions, Duration retention, int batchSize,
-			Duration interval) {
-		super(transactions, batchSize, interval, "outbox-inbox-cleanup");
+			Duration interval, Supplier<SimpleAsyncTaskScheduler> schedulers) {
+		super(transactions, batchSize, interval, schedulers);
 		this.store = store;
 		this.retention = retention;
 	}

@@ -21,6 +21,7 @@ import org.junit.jupiter.params.provider.EnumSource;
 
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.jdbc.datasource.DataSourceTransactionManager;
+import org.springframework.scheduling.concurrent.SimpleAsyncTaskScheduler;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
@@ -106,7 +107,7 @@ class TransactionalInboxTests {
 		fixture.jdbc.update("UPDATE " + TABLE + " SET processed_at = processed_at - INTERVAL '2' HOUR "
 				+ "WHERE message_id LIKE 'old-%'");
 		InboxCleanup cleanup = new InboxCleanup(fixture.store, OutboxTestTable.transactions(fixture.dataSource),
-				Duration.ofHours(1), 2, Duration.ofHours(1));
+				Duration.ofHours(1), 2, Duration.ofHours(1), SimpleAsyncTaskScheduler::new);
 
 		assertThat(cleanup.clean()).isEqualTo(5);
 		assertThat(fixture.jdbc.queryForList("SELECT message_id FROM " + TABLE, String.class)).containsExactly("recent");

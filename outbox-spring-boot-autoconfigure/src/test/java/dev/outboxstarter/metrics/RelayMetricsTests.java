@@ -14,6 +14,8 @@ import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
+import org.springframework.scheduling.concurrent.SimpleAsyncTaskScheduler;
+
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
@@ -28,7 +30,7 @@ class RelayMetricsTests {
 
 	// Polls itself only after an hour: the test drains.
 	private final OutboxRelay relay = new OutboxRelay(this.outbox.delivery(new Acknowledging()), 10,
-			Duration.ofHours(1), Duration.ofSeconds(5));
+			Duration.ofHours(1), Duration.ofSeconds(5), SimpleAsyncTaskScheduler::new);
 
 	@AfterEach
 	void stop() {

@@ -2,9 +2,7 @@ package dev.outboxstarter.core.backlog;
 
 import java.time.Duration;
 import java.time.Instant;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
 
 import dev.outboxstarter.core.store.BacklogReading;
 import dev.outboxstarter.core.store.OutboxStore;
@@ -14,7 +12,7 @@ import org.jspecify.annotations.Nullable;
 
 import org.springframework.context.SmartLifecycle;
 import org.springframework.core.NestedExceptionUtils;
-import org.springframework.scheduling.concurrent.CustomizableThreadFactory;
+import org.springframework.scheduling.concurrent.SimpleAsyncTaskScheduler;
 
 /**
  * Reads the backlog (pending and DEAD rows, the oldest pending row's age) with one statement every
@@ -34,16 +32,20 @@ public class BacklogMonitor implements SmartLifecycle {
 
 	private volatile boolean running;
 
-	private ScheduledExecutorService scheduler;
+	private final Supplier<SimpleAsyncTaskScheduler> schedulers;
+
+	private @Nullable SimpleAsyncTaskScheduler scheduler;
 
 	/**
 	 * Creates the monitor.
 	 * @param store reads the backlog
 	 * @param refreshInterval pause between readings
+	 * @param schedulers a new scheduler for the monitor's thread at each start
 	 */
-	public BacklogMonitor(OutboxStore store, Duration refreshInterval) {
+	public BacklogMonitor(OutboxStore store, Duration refreshInterval, Supplier<SimpleAsyncTaskScheduler> schedulers) {
 		this.store = store;
 		this.refreshInterval = refreshInterval;
+		this.schedulers = schedulers;
 	}
 
 	/**
@@ -80,17 +82,19 @@ public class BacklogMonitor implements SmartLifecycle {
 	public void start() {
 		this.running = true;
 		refresh();
-		CustomizableThreadFactory threads = new CustomizableThreadFactory("outbox-backlog-");
-		threads.setDaemon(true);
-		this.scheduler = Executors.newSingleThreadScheduledExecutor(threads);
-		long millis = this.refreshInterval.toMillis();
-		this.scheduler.scheduleWithFixedDelay(this::refresh, millis, millis, TimeUnit.MILLISECONDS);
+		this.scheduler = this.schedulers.get();
+		this.scheduler.scheduleWithFixedDelay(this::refresh, Instant.now().plus(this.refreshInterval),
+				this.refreshInterval);
 	}
 
 	@Override
 	public void stop() {
 		this.running = false;
-		this.scheduler.shutdownNow();
+		SimpleAsyncTaskScheduler scheduler = this.scheduler;
+		if (scheduler != null) {
+			scheduler.close();
+			this.scheduler = null;
+		}
 	}
 
 	@Override

@@ -1,16 +1,16 @@
 package dev.outboxstarter.core.cleanup;
 
 import java.time.Duration;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.TimeUnit;
+import java.time.Instant;
 import java.util.function.IntSupplier;
+import java.util.function.Supplier;
 
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
+import org.jspecify.annotations.Nullable;
 
 import org.springframework.context.SmartLifecycle;
-import org.springframework.scheduling.concurrent.CustomizableThreadFactory;
+import org.springframework.scheduling.concurrent.SimpleAsyncTaskScheduler;
 import org.springframework.transaction.support.TransactionTemplate;
 
 /**
@@ -28,24 +28,25 @@ public abstract class BatchedCleanup implements SmartLifecycle {
 
 	private final Duration interval;
 
-	private final String threadName;
+	private final Supplier<SimpleAsyncTaskScheduler> schedulers;
 
 	private volatile boolean running;
 
-	private ScheduledExecutorService scheduler;
+	private @Nullable SimpleAsyncTaskScheduler scheduler;
 
 	/**
 	 * Creates the cleanup.
 	 * @param transactions transactions on the table's data source, one per batch
 	 * @param batchSize most rows deleted per batch
 	 * @param interval pause between cleanups
-	 * @param threadName the name of its thread
+	 * @param schedulers a new scheduler for the cleanup's thread at each start
 	 */
-	protected BatchedCleanup(TransactionTemplate transactions, int batchSize, Duration interval, String threadName) {
+	protected BatchedCleanup(TransactionTemplate transactions, int batchSize, Duration interval,
+			Supplier<SimpleAsyncTaskScheduler> schedulers) {
 		this.transactions = transactions;
 		this.batchSize = batchSize;
 		this.interval = interval;
-		this.threadName = threadName;
+		this.schedulers = schedulers;
 	}
 
 	/**
@@ -78,11 +79,8 @@ public abstract class BatchedCleanup implements SmartLifecycle {
 	@Override
 	public void start() {
 		this.running = true;
-		CustomizableThreadFactory threads = new CustomizableThreadFactory(this.threadName + "-");
-		threads.setDaemon(true);
-		this.scheduler = Executors.newSingleThreadScheduledExecutor(threads);
-		long millis = this.interval.toMillis();
-		this.scheduler.scheduleWithFixedDelay(this::cleanQuietly, millis, millis, TimeUnit.MILLISECONDS);
+		this.scheduler = this.schedulers.get();
+		this.scheduler.scheduleWithFixedDelay(this::cleanQuietly, Instant.now().plus(this.interval), this.interval);
 	}
 
 	private void cleanQuietly() {
@@ -98,7 +96,12 @@ public abstract class BatchedCleanup implements SmartLifecycle {
 	@Override
 	public void stop() {
 		this.running = false;
-		this.scheduler.shutdownNow();
+		SimpleAsyncTaskScheduler scheduler = this.scheduler;
+		if (scheduler != null) {
+			// Interrupts a cleanup in progress: what it has not deleted is deleted next time.
+			scheduler.close();
+			this.scheduler = null;
+		}
 	}
 
 	@Override

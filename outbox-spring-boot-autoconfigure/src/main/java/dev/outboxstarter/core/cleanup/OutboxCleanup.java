@@ -1,10 +1,12 @@
 package dev.outboxstarter.core.cleanup;
 
 import java.time.Duration;
+import java.util.function.Supplier;
 
 import dev.outboxstarter.core.store.OutboxStore;
 import org.jspecify.annotations.Nullable;
 
+import org.springframework.scheduling.concurrent.SimpleAsyncTaskScheduler;
 import org.springframework.transaction.support.TransactionTemplate;
 
 /**
@@ -28,10 +30,12 @@ public class OutboxCleanup extends BatchedCleanup {
 	 * @param deadRetention how long DEAD rows are kept after they became DEAD, or {@code null} to keep them
 	 * @param batchSize most rows deleted per batch
 	 * @param interval pause between cleanups
+	 * @param schedulers a new scheduler for the cleanup's thread at each start
 	 */
 	public OutboxCleanup(OutboxStore store, TransactionTemplate transactions, Duration publishedRetention,
-			@Nullable Duration deadRetention, int batchSize, Duration interval) {
-		super(transactions, batchSize, interval, "outbox-cleanup");
+			@Nullable Duration deadRetention, int batchSize, Duration interval,
+			Supplier<SimpleAsyncTaskScheduler> schedulers) {
+		super(transactions, batchSize, interval, schedulers);
 		this.store = store;
 		this.publishedRetention = publishedRetention;
 		this.deadRetention = deadRetention;

@@ -6,8 +6,10 @@ import java.util.List;
 import java.util.UUID;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Supplier;
 
 import dev.outboxstarter.core.capture.CommittedEventsListener;
 import dev.outboxstarter.core.publish.BatchDelivery;
@@ -16,8 +18,10 @@ import dev.outboxstarter.core.store.CapturedEvent;
 import dev.outboxstarter.core.store.ClaimedEvent.OrderingKey;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
+import org.jspecify.annotations.Nullable;
 
 import org.springframework.context.SmartLifecycle;
+import org.springframework.scheduling.concurrent.SimpleAsyncTaskScheduler;
 import org.springframework.util.Assert;
 
 /**
@@ -49,7 +53,11 @@ public class FastPathDispatcher implements CommittedEventsListener, SmartLifecyc
 
 	private final AtomicLong overflow = new AtomicLong();
 
+	private final Supplier<SimpleAsyncTaskScheduler> schedulers;
+
 	private volatile boolean running;
+
+	private @Nullable SimpleAsyncTaskScheduler workers;
 
 	/**
 	 * Creates the dispatcher.
@@ -58,13 +66,15 @@ public class FastPathDispatcher implements CommittedEventsListener, SmartLifecyc
 	 * @param batchSize most events per batch
 	 * @param workers how many batches may be in flight at once, each on a worker of its own
 	 * @param shutdownTimeout how long stopping waits for the batches in flight
+	 * @param schedulers a new scheduler for the workers' threads at each start
 	 */
 	public FastPathDispatcher(BatchDelivery delivery, int capacity, int batchSize, int workers,
-			Duration shutdownTimeout) {
+			Duration shutdownTimeout, Supplier<SimpleAsyncTaskScheduler> schedulers) {
 		Assert.isTrue(workers > 0, "workers must be positive");
 		this.delivery = delivery;
 		this.batchSize = batchSize;
 		this.shutdownTimeout = shutdownTimeout;
+		this.schedulers = schedulers;
 		List<Lane> lanes = new ArrayList<>(workers);
 		for (int i = 0; i < workers; i++) {
 			int share = capacity / workers + ((i < capacity % workers) ? 1 : 0);
@@ -116,9 +126,9 @@ public class FastPathDispatcher implements CommittedEventsListener, SmartLifecyc
 	@Override
 	public void start() {
 		this.running = true;
-		for (int i = 0; i < this.lanes.size(); i++) {
-			this.lanes.get(i).start("outbox-fast-path-" + (i + 1));
-		}
+		SimpleAsyncTaskScheduler workers = this.schedulers.get();
+		this.workers = workers;
+		this.lanes.forEach((lane) -> lane.start(workers));
 	}
 
 	@Override
@@ -127,11 +137,16 @@ public class FastPathDispatcher implements CommittedEventsListener, SmartLifecyc
 		long deadline = System.nanoTime() + this.shutdownTimeout.toNanos();
 		try {
 			for (Lane lane : this.lanes) {
-				lane.worker.join(Math.max(1, TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime())));
+				lane.stopped.await(Math.max(1, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
 			}
 		}
 		catch (InterruptedException ex) {
 			Thread.currentThread().interrupt();
+		}
+		SimpleAsyncTaskScheduler workers = this.workers;
+		if (workers != null) {
+			workers.close();
+			this.workers = null;
 		}
 		// What is still queued is committed and pending: the relay or the next start publishes it.
 		this.lanes.forEach((lane) -> lane.queue.clear());
@@ -149,16 +164,23 @@ public class FastPathDispatcher implements CommittedEventsListener, SmartLifecyc
 
 		private final BlockingQueue<UUID> queue;
 
-		private Thread worker;
+		private volatile CountDownLatch stopped = new CountDownLatch(0);
 
 		Lane(int capacity) {
 			this.queue = new ArrayBlockingQueue<>(capacity);
 		}
 
-		void start(String name) {
-			this.worker = new Thread(this::run, name);
-			this.worker.setDaemon(true);
-			this.worker.start();
+		void start(SimpleAsyncTaskScheduler workers) {
+			CountDownLatch stopped = new CountDownLatch(1);
+			this.stopped = stopped;
+			workers.execute(() -> {
+				try {
+					run();
+				}
+				finally {
+					stopped.countDown();
+				}
+			});
 		}
 
 		private void run() {

@@ -3,10 +3,10 @@ package dev.outboxstarter.core.relay;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Function;
+import java.util.function.Supplier;
 
 import dev.outboxstarter.core.publish.BatchDelivery;
 import dev.outboxstarter.core.publish.DeliveryResult;
@@ -20,13 +20,14 @@ import org.jspecify.annotations.Nullable;
 
 import org.springframework.context.SmartLifecycle;
 import org.springframework.core.NestedExceptionUtils;
-import org.springframework.scheduling.concurrent.CustomizableThreadFactory;
+import org.springframework.scheduling.concurrent.SimpleAsyncTaskScheduler;
 
 /**
  * Polls for due pending rows every poll interval and publishes them in batches until none are left.
  * Every instance runs one; {@code SKIP LOCKED} shares the rows between them. It runs on its own
  * thread rather than through {@code @Scheduled}, so the starter does not switch on scheduling for
- * the whole application.
+ * the whole application; the thread comes from Spring Boot's task scheduler builder, so it is a
+ * virtual thread with {@code spring.threads.virtual.enabled=true}.
  */
 public class OutboxRelay implements SmartLifecycle {
 
@@ -44,7 +45,12 @@ public class OutboxRelay implements SmartLifecycle {
 
 	private volatile @Nullable Instant lastRun;
 
-	private ScheduledExecutorService scheduler;
+	private final Supplier<SimpleAsyncTaskScheduler> schedulers;
+
+	/** Held by a poll while it runs, so that stopping can wait for the batch in flight. */
+	private final ReentrantLock polling = new ReentrantLock();
+
+	private @Nullable SimpleAsyncTaskScheduler scheduler;
 
 	private final FailedPolls failedPolls = new FailedPolls();
 
@@ -54,12 +60,15 @@ public class OutboxRelay implements SmartLifecycle {
 	 * @param batchSize most rows per batch
 	 * @param pollInterval pause between polls that found nothing more to do
 	 * @param shutdownTimeout how long stopping waits for the batch in flight
+	 * @param schedulers a new scheduler for the relay's thread at each start
 	 */
-	public OutboxRelay(BatchDelivery delivery, int batchSize, Duration pollInterval, Duration shutdownTimeout) {
+	public OutboxRelay(BatchDelivery delivery, int batchSize, Duration pollInterval, Duration shutdownTimeout,
+			Supplier<SimpleAsyncTaskScheduler> schedulers) {
 		this.delivery = delivery;
 		this.batchSize = batchSize;
 		this.pollInterval = pollInterval;
 		this.shutdownTimeout = shutdownTimeout;
+		this.schedulers = schedulers;
 	}
 
 	/**
@@ -101,14 +110,12 @@ public class OutboxRelay implements SmartLifecycle {
 	public void start() {
 		this.running = true;
 		this.lastRun = Instant.now();
-		CustomizableThreadFactory threads = new CustomizableThreadFactory("outbox-relay-");
-		threads.setDaemon(true);
-		this.scheduler = Executors.newSingleThreadScheduledExecutor(threads);
-		long interval = this.pollInterval.toMillis();
-		this.scheduler.scheduleWithFixedDelay(this::poll, interval, interval, TimeUnit.MILLISECONDS);
+		this.scheduler = this.schedulers.get();
+		this.scheduler.scheduleWithFixedDelay(this::poll, Instant.now().plus(this.pollInterval), this.pollInterval);
 	}
 
 	private void poll() {
+		this.polling.lock();
 		try {
 			drain();
 		}
@@ -116,20 +123,29 @@ public class OutboxRelay implements SmartLifecycle {
 			this.failedPolls.failed(ex);
 			return;
 		}
+		finally {
+			this.polling.unlock();
+		}
 		this.failedPolls.succeeded();
 	}
 
 	@Override
 	public void stop() {
 		this.running = false;
-		this.scheduler.shutdown();
+		// A poll in flight ends after its batch: wait for it that long, then stop the schedule (and
+		// interrupt a poll that outlived the wait).
 		try {
-			if (!this.scheduler.awaitTermination(this.shutdownTimeout.toMillis(), TimeUnit.MILLISECONDS)) {
-				this.scheduler.shutdownNow();
+			if (this.polling.tryLock(this.shutdownTimeout.toMillis(), TimeUnit.MILLISECONDS)) {
+				this.polling.unlock();
 			}
 		}
 		catch (InterruptedException ex) {
 			Thread.currentThread().interrupt();
+		}
+		SimpleAsyncTaskScheduler scheduler = this.scheduler;
+		if (scheduler != null) {
+			scheduler.close();
+			this.scheduler = null;
 		}
 	}
 

@@ -11,6 +11,8 @@ import dev.outboxstarter.testsupport.TestDatabase;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
+import org.springframework.scheduling.concurrent.SimpleAsyncTaskScheduler;
+
 import static dev.outboxstarter.core.store.OutboxTestTable.event;
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -151,7 +153,7 @@ class OutboxCleanupTests {
 
 	private static OutboxCleanup cleanup(OutboxTestTable outbox, Duration publishedRetention, Duration deadRetention) {
 		return new OutboxCleanup(outbox.store(), outbox.transactions(), publishedRetention, deadRetention, 2,
-				Duration.ofMinutes(1));
+				Duration.ofMinutes(1), SimpleAsyncTaskScheduler::new);
 	}
 
 }

@@ -22,6 +22,8 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
+import org.springframework.scheduling.concurrent.SimpleAsyncTaskScheduler;
+
 import static dev.outboxstarter.core.store.OutboxTestTable.event;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -47,7 +49,11 @@ class FastPathDispatcherTests {
 	void prepare() {
 		this.outbox = OutboxTestTable.prepare(TestDatabase.H2, TABLE);
 		this.dispatcher = new FastPathDispatcher(this.outbox.delivery(this.transport), 1000, 500, 2,
-				Duration.ofSeconds(5));
+				Duration.ofSeconds(5), () -> {
+					SimpleAsyncTaskScheduler workers = new SimpleAsyncTaskScheduler();
+					workers.setThreadNamePrefix("outbox-fast-path-");
+					return workers;
+				});
 		this.dispatcher.start();
 	}
 

@@ -15,6 +15,8 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
+import org.springframework.scheduling.concurrent.SimpleAsyncTaskScheduler;
+
 import static dev.outboxstarter.core.store.OutboxTestTable.event;
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -37,7 +39,7 @@ class OutboxRelayTests {
 		this.outbox = OutboxTestTable.prepare(TestDatabase.H2, TABLE);
 		// Polls itself only after an hour: the test drains.
 		this.relay = new OutboxRelay(this.outbox.delivery(this.transport), 2, Duration.ofHours(1),
-				Duration.ofSeconds(5));
+				Duration.ofSeconds(5), SimpleAsyncTaskScheduler::new);
 		this.relay.start();
 	}
 
