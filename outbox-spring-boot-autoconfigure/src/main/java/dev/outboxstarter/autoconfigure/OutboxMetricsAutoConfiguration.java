@@ -1,6 +1,7 @@
 package dev.outboxstarter.autoconfigure;
 
 import dev.outboxstarter.core.backlog.BacklogMonitor;
+import dev.outboxstarter.core.store.OutboxStore;
 import dev.outboxstarter.core.fastpath.FastPathDispatcher;
 import dev.outboxstarter.core.publish.Outages;
 import dev.outboxstarter.core.publish.OutboxTransport;
@@ -28,14 +29,15 @@ import org.springframework.context.annotation.Bean;
 				"org.springframework.boot.micrometer.metrics.autoconfigure.CompositeMeterRegistryAutoConfiguration",
 				"org.springframework.boot.micrometer.metrics.autoconfigure.export.simple.SimpleMetricsExportAutoConfiguration" })
 @ConditionalOnClass(MeterRegistry.class)
-@ConditionalOnBean({ MeterRegistry.class, BacklogMonitor.class })
+@ConditionalOnBean({ MeterRegistry.class, OutboxStore.class })
 public final class OutboxMetricsAutoConfiguration {
 
 	@Bean
 	@ConditionalOnMissingBean
 	OutboxMetrics outboxMetrics(MeterRegistry registry, ObjectProvider<OutboxTransport> transports,
-			BacklogMonitor backlog) {
-		return new OutboxMetrics(registry, transports.orderedStream().map(OutboxTransport::name).toList(), backlog);
+			ObjectProvider<BacklogMonitor> backlog, OutboxProperties properties) {
+		return new OutboxMetrics(registry, transports.orderedStream().map(OutboxTransport::name).toList(),
+				properties.getRelay().getMode().value(), backlog.getIfAvailable());
 	}
 
 	@Bean
