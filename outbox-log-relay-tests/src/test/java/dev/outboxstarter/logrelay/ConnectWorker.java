@@ -1,5 +1,6 @@
 package dev.outboxstarter.logrelay;
 
+import java.io.File;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.ServerSocket;
@@ -14,6 +15,7 @@ import java.nio.file.Paths;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.function.BooleanSupplier;
 
@@ -30,7 +32,7 @@ import static org.awaitility.Awaitility.await;
  * the test's database, table, replication slot and publication put in. Its offsets are kept in a file
  * that outlives the process, so a worker started again resumes where the last one committed.
  */
-final class ConnectWorker implements AutoCloseable {
+public final class ConnectWorker implements AutoCloseable {
 
 	private static final ObjectMapper json = new ObjectMapper();
 
@@ -52,14 +54,37 @@ final class ConnectWorker implements AutoCloseable {
 	}
 
 	/**
-	 * Prepares a worker for a connector of its own, not started yet.
+	 * Prepares a worker for a connector of the tests, not started yet: the shipped PostgreSQL connector
+	 * JSON with the test database, its table and names of this run put in.
 	 * @param bootstrapServers the Kafka broker it produces to and keeps its state in
 	 * @param database the database name
-	 * @param table the outbox table it reads
+	 * @param table the outbox table it reads, in schema {@code public}
 	 * @param name a name unique to this run: the connector's, the slot's and the publication's
 	 * @return the worker, stopped
 	 */
 	static ConnectWorker prepare(String bootstrapServers, String database, String table, String name) {
+		return prepare(Paths.get(System.getProperty("outbox.connect-worker.classpath")),
+				Paths.get(System.getProperty("outbox.connectors.directory"), "postgresql.json"), bootstrapServers,
+				name, Map.of("database.hostname", "127.0.0.1", "database.user", "postgres", "database.password", "",
+						"database.dbname", database, "table.include.list", "public." + table,
+						// Debezium's default, 500 ms between reads of the log, would add up to half a
+						// second per event.
+						"poll.interval.ms", "50"));
+	}
+
+	/**
+	 * Prepares a worker for one connector, not started yet.
+	 * @param workerClasspath a file with the worker's classpath (Kafka Connect and Debezium), as
+	 * {@code dependency:build-classpath} writes it; the outbox's transform is added
+	 * @param connectorJson the connector configuration to start from, a shipped one
+	 * @param bootstrapServers the Kafka broker it produces to
+	 * @param name a name unique to this run: the connector's, the slot's, the publication's and the topic
+	 * prefix
+	 * @param overrides settings that replace the connector configuration's
+	 * @return the worker, stopped
+	 */
+	public static ConnectWorker prepare(Path workerClasspath, Path connectorJson, String bootstrapServers, String name,
+			Map<String, String> overrides) {
 		try {
 			Path directory = Files.createTempDirectory("outbox-connect-" + name);
 			int restPort = freePort();
@@ -70,45 +95,25 @@ final class ConnectWorker implements AutoCloseable {
 					"offset.flush.interval.ms=1000", "listeners=http://127.0.0.1:" + restPort,
 					"key.converter=org.apache.kafka.connect.storage.StringConverter",
 					"value.converter=org.apache.kafka.connect.storage.StringConverter", ""));
-			Path connector = directory.resolve("connector.json");
-			Files.writeString(connector, json.writeValueAsString(connectorConfig(database, table, name)));
+			ObjectNode connector = (ObjectNode) json.readTree(connectorJson.toFile());
+			connector.put("name", name);
+			ObjectNode config = (ObjectNode) connector.get("config");
+			config.put("slot.name", name);
+			config.put("publication.name", name);
+			config.put("topic.prefix", name);
+			overrides.forEach(config::put);
+			Path connectorFile = directory.resolve("connector.json");
+			Files.writeString(connectorFile, json.writeValueAsString(connector));
 			List<String> command = new ArrayList<>(List.of(Paths.get(System.getProperty("java.home"), "bin", "java")
-				.toString(), "-Xmx384m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-cp", classpath(),
+				.toString(), "-Xmx384m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-cp",
+					Files.readString(workerClasspath).trim() + File.pathSeparator + transformLocation(),
 					"org.apache.kafka.connect.cli.ConnectStandalone", workerProperties.toString(),
-					connector.toString()));
+					connectorFile.toString()));
 			return new ConnectWorker(directory, name, restPort, command);
 		}
 		catch (IOException ex) {
 			throw new UncheckedIOException(ex);
 		}
-	}
-
-	/**
-	 * The shipped connector configuration, with what differs from one installation to the next put in.
-	 */
-	private static ObjectNode connectorConfig(String database, String table, String name) throws IOException {
-		Path shipped = Paths.get(System.getProperty("outbox.connectors.directory"), "postgresql.json");
-		ObjectNode connector = (ObjectNode) json.readTree(shipped.toFile());
-		connector.put("name", name);
-		ObjectNode config = (ObjectNode) connector.get("config");
-		config.put("database.hostname", "127.0.0.1");
-		config.put("database.user", "postgres");
-		config.put("database.password", "");
-		config.put("database.dbname", database);
-		config.put("table.include.list", "public." + table);
-		config.put("slot.name", name);
-		config.put("publication.name", name);
-		config.put("topic.prefix", name);
-		// Debezium's default, 500 ms between reads of the log, would add up to half a second per event.
-		config.put("poll.interval.ms", "50");
-		return connector;
-	}
-
-	private static String classpath() throws IOException {
-		String workerClasspath = Files
-			.readString(Paths.get(System.getProperty("outbox.connect-worker.classpath")))
-			.trim();
-		return workerClasspath + java.io.File.pathSeparator + transformLocation();
 	}
 
 	/**
@@ -130,7 +135,7 @@ final class ConnectWorker implements AutoCloseable {
 	 * replication slot is read.
 	 * @param slotActive whether the connector's replication slot is in use
 	 */
-	synchronized void start(BooleanSupplier slotActive) {
+	public synchronized void start(BooleanSupplier slotActive) {
 		try {
 			this.process = new ProcessBuilder(this.command).redirectErrorStream(true)
 				.redirectOutput(ProcessBuilder.Redirect.appendTo(log().toFile()))
@@ -147,7 +152,7 @@ final class ConnectWorker implements AutoCloseable {
 	/**
 	 * Kills the worker with SIGKILL: no offset flush, no goodbye to the broker or the database.
 	 */
-	synchronized void kill() {
+	public synchronized void kill() {
 		this.process.destroyForcibly();
 		waitForExit();
 	}
@@ -155,16 +160,16 @@ final class ConnectWorker implements AutoCloseable {
 	/**
 	 * Stops the worker as an operator would (SIGTERM): it flushes its offsets first.
 	 */
-	synchronized void stop() {
+	public synchronized void stop() {
 		this.process.destroy();
 		waitForExit();
 	}
 
-	boolean isRunning() {
+	public boolean isRunning() {
 		return this.process != null && this.process.isAlive();
 	}
 
-	Path log() {
+	public Path log() {
 		return this.directory.resolve("worker.log");
 	}
 
