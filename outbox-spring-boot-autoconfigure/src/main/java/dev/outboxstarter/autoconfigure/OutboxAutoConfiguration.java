@@ -102,7 +102,9 @@ public final class OutboxAutoConfiguration {
 			.filter((name) -> !logRelay || KAFKA_TRANSPORT.equals(name))
 			.collect(Collectors.toSet());
 		return new EventRouting(routers.orderedStream().toList(), routes, properties.getDefaultTransport(),
-				transportNames, environment);
+				transportNames, logRelay ? "outbox.relay.mode=log publishes to Kafka only (Debezium reads the rows "
+						+ "from the database log); set outbox.relay.mode=polling to use other transports" : null,
+				environment);
 	}
 
 	@Bean

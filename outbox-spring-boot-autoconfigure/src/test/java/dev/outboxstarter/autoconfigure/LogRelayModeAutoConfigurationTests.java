@@ -118,7 +118,8 @@ class LogRelayModeAutoConfigurationTests {
 				.executeWithoutResult((status) -> outbox.publish(new LocalPing("x"))))
 				.isInstanceOf(OutboxCaptureException.class)
 				.hasMessageContaining("transport 'local'")
-				.hasMessageContaining("available: kafka");
+				.hasMessageContaining("available: kafka")
+				.hasMessageContaining("outbox.relay.mode=log publishes to Kafka only");
 		});
 	}
 
