@@ -86,7 +86,8 @@ public final class ConnectWorker implements AutoCloseable {
 	public static ConnectWorker prepare(Path workerClasspath, Path connectorJson, String bootstrapServers, String name,
 			Map<String, String> overrides) {
 		try {
-			Path directory = Files.createTempDirectory("outbox-connect-" + name);
+			// Under the build's target folder: the worker's log stays there for a failed test to be read.
+			Path directory = Files.createDirectories(Paths.get("target", "connect-workers", name)).toAbsolutePath();
 			int restPort = freePort();
 			Path workerProperties = directory.resolve("worker.properties");
 			Files.writeString(workerProperties, String.join("\n", "bootstrap.servers=" + bootstrapServers,
@@ -105,7 +106,8 @@ public final class ConnectWorker implements AutoCloseable {
 			Path connectorFile = directory.resolve("connector.json");
 			Files.writeString(connectorFile, json.writeValueAsString(connector));
 			List<String> command = new ArrayList<>(List.of(Paths.get(System.getProperty("java.home"), "bin", "java")
-				.toString(), "-Xmx384m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-cp",
+				.toString(), "-Xmx384m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1",
+					"-Dorg.slf4j.simpleLogger.showDateTime=true", "-cp",
 					Files.readString(workerClasspath).trim() + File.pathSeparator + transformLocation(),
 					"org.apache.kafka.connect.cli.ConnectStandalone", workerProperties.toString(),
 					connectorFile.toString()));
