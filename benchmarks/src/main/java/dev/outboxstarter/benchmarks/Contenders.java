@@ -4,6 +4,7 @@ import java.util.Map;
 import java.util.function.Supplier;
 
 import dev.outboxstarter.benchmarks.contenders.dbonly.DatabaseOnlyContender;
+import dev.outboxstarter.benchmarks.contenders.logrelay.LogRelayContender;
 import dev.outboxstarter.benchmarks.contenders.modulith.ModulithContender;
 import dev.outboxstarter.benchmarks.contenders.namastack.NamastackContender;
 import dev.outboxstarter.benchmarks.contenders.naive.NaiveDualWriteContender;
@@ -21,6 +22,10 @@ public enum Contenders {
 			() -> new StarterContender(Map.of("outbox.fast-path.threads", 2))),
 
 	STARTER_RELAY_ONLY("starter (relay only)", () -> new StarterContender(Map.of("outbox.fast-path.enabled", false))),
+
+	LOG_RELAY("starter, log relay (Debezium 3.6.1, poll.interval.ms 500)", () -> new LogRelayContender(500)),
+
+	LOG_RELAY_10MS("starter, log relay (Debezium 3.6.1, poll.interval.ms 10)", () -> new LogRelayContender(10)),
 
 	MODULITH("Spring Modulith 2.1.1", ModulithContender::new),
 

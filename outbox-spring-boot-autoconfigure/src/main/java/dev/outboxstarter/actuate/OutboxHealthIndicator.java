@@ -25,7 +25,9 @@ import org.springframework.boot.health.contributor.Health;
  */
 public class OutboxHealthIndicator extends AbstractHealthIndicator {
 
-	private final BacklogMonitor backlog;
+	private final @Nullable BacklogMonitor backlog;
+
+	private final String relayMode;
 
 	private final @Nullable OutboxRelay relay;
 
@@ -39,16 +41,19 @@ public class OutboxHealthIndicator extends AbstractHealthIndicator {
 
 	/**
 	 * Creates the indicator.
-	 * @param backlog the latest backlog reading
+	 * @param relayMode {@code polling} or {@code log}, shown as the {@code relayMode} detail
+	 * @param backlog the latest backlog reading, or {@code null} when the log relay publishes: the rows
+	 * are gone from the table at once, and Debezium's lag is the connector's to report
 	 * @param relay the relay, or {@code null} when this instance runs none
 	 * @param outages what this instance found unavailable, or {@code null} when it publishes nothing
 	 * @param maxOldestPendingAge longest wait of the oldest pending event before DOWN
 	 * @param maxTimeSinceRelayRun longest time without a relay run before DOWN
 	 * @param maxDeadEvents most DEAD events before DOWN, or {@code null} for no limit
 	 */
-	public OutboxHealthIndicator(BacklogMonitor backlog, @Nullable OutboxRelay relay, @Nullable Outages outages,
+	public OutboxHealthIndicator(String relayMode, @Nullable BacklogMonitor backlog, @Nullable OutboxRelay relay, @Nullable Outages outages,
 			Duration maxOldestPendingAge, Duration maxTimeSinceRelayRun, @Nullable Long maxDeadEvents) {
 		super("Outbox health check failed");
+		this.relayMode = relayMode;
 		this.backlog = backlog;
 		this.relay = relay;
 		this.outages = outages;
@@ -60,25 +65,9 @@ public class OutboxHealthIndicator extends AbstractHealthIndicator {
 	@Override
 	protected void doHealthCheck(Health.Builder builder) {
 		List<String> problems = new ArrayList<>();
-		BacklogMonitor.Snapshot snapshot = this.backlog.snapshot();
-		BacklogReading reading = snapshot.reading();
-		if (reading != null) {
-			Duration oldestAge = reading.oldestPendingAge();
-			builder.withDetail("pending", reading.pending())
-				.withDetail("oldestPendingAge", oldestAge.toString())
-				.withDetail("dead", reading.dead())
-				.withDetail("readAt", String.valueOf(snapshot.readAt()));
-			if (oldestAge.compareTo(this.maxOldestPendingAge) > 0) {
-				problems.add("the oldest pending event has waited " + oldestAge
-						+ ", longer than outbox.health.max-oldest-pending-age (" + this.maxOldestPendingAge + ")");
-			}
-			if (this.maxDeadEvents != null && reading.dead() > this.maxDeadEvents) {
-				problems.add(reading.dead() + " DEAD events, more than outbox.health.max-dead-events ("
-						+ this.maxDeadEvents + ")");
-			}
-		}
-		if (snapshot.error() != null) {
-			problems.add("the backlog could not be read: " + snapshot.error());
+		builder.withDetail("relayMode", this.relayMode);
+		if (this.backlog != null) {
+			checkBacklog(this.backlog.snapshot(), builder, problems);
 		}
 		if (this.relay != null) {
 			Instant lastRun = this.relay.lastRun();
@@ -104,6 +93,28 @@ public class OutboxHealthIndicator extends AbstractHealthIndicator {
 		}
 		else {
 			builder.down().withDetail("problems", problems);
+		}
+	}
+
+	private void checkBacklog(BacklogMonitor.Snapshot snapshot, Health.Builder builder, List<String> problems) {
+		BacklogReading reading = snapshot.reading();
+		if (reading != null) {
+			Duration oldestAge = reading.oldestPendingAge();
+			builder.withDetail("pending", reading.pending())
+				.withDetail("oldestPendingAge", oldestAge.toString())
+				.withDetail("dead", reading.dead())
+				.withDetail("readAt", String.valueOf(snapshot.readAt()));
+			if (oldestAge.compareTo(this.maxOldestPendingAge) > 0) {
+				problems.add("the oldest pending event has waited " + oldestAge
+						+ ", longer than outbox.health.max-oldest-pending-age (" + this.maxOldestPendingAge + ")");
+			}
+			if (this.maxDeadEvents != null && reading.dead() > this.maxDeadEvents) {
+				problems.add(reading.dead() + " DEAD events, more than outbox.health.max-dead-events ("
+						+ this.maxDeadEvents + ")");
+			}
+		}
+		if (snapshot.error() != null) {
+			problems.add("the backlog could not be read: " + snapshot.error());
 		}
 	}
 

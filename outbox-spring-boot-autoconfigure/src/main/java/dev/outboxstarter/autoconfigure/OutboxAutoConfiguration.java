@@ -3,10 +3,13 @@ package dev.outboxstarter.autoconfigure;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.Set;
+import java.util.stream.Collectors;
 
 import javax.sql.DataSource;
 
 import dev.outboxstarter.autoconfigure.OutboxProperties.Ordering;
+import dev.outboxstarter.autoconfigure.OutboxProperties.RelayMode;
 import dev.outboxstarter.core.DeadEvents;
 import dev.outboxstarter.core.Outbox;
 import dev.outboxstarter.core.OutboxEventRouter;
@@ -41,6 +44,7 @@ import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnProperty;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnSingleCandidate;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.boot.task.SimpleAsyncTaskSchedulerBuilder;
@@ -64,13 +68,16 @@ import org.springframework.jdbc.core.JdbcTemplate;
 @EnableConfigurationProperties(OutboxProperties.class)
 public final class OutboxAutoConfiguration {
 
+	private static final String KAFKA_TRANSPORT = "kafka";
+
 	@Bean
 	@ConditionalOnMissingBean
 	OutboxStore outboxStore(DataSource dataSource, OutboxProperties properties, ObjectProvider<JsonMapper> jsonMapper) {
 		DatabaseVendor vendor = DatabaseVendor.of(dataSource);
 		OutboxStatements statements = OutboxStatements.load(vendor, properties.getTableName(),
 				properties.getOrdering() == Ordering.PER_KEY, properties.isDeadEventBlocksKey());
-		return new OutboxStore(dataSource, vendor, statements, jsonMapper.getIfAvailable(JsonMapper::new));
+		return new OutboxStore(dataSource, vendor, statements, jsonMapper.getIfAvailable(JsonMapper::new),
+				properties.getRelay().getMode() == RelayMode.LOG);
 	}
 
 	@Bean
@@ -90,8 +97,16 @@ public final class OutboxAutoConfiguration {
 		properties.getRoutes()
 			.forEach((type, route) -> routes.put(type, new RouteDefinition(route.getEventType(), route.getTransport(),
 					route.getDestination(), route.getKey())));
+		// The log relay publishes to Kafka only: an event routed elsewhere would be deleted unpublished.
+		boolean logRelay = properties.getRelay().getMode() == RelayMode.LOG;
+		Set<String> transportNames = transports.names()
+			.stream()
+			.filter((name) -> !logRelay || KAFKA_TRANSPORT.equals(name))
+			.collect(Collectors.toSet());
 		return new EventRouting(routers.orderedStream().toList(), routes, properties.getDefaultTransport(),
-				transports.names(), environment);
+				transportNames, logRelay ? "outbox.relay.mode=log publishes to Kafka only (Debezium reads the rows "
+						+ "from the database log); set outbox.relay.mode=polling to use other transports" : null,
+				environment);
 	}
 
 	@Bean
@@ -132,6 +147,7 @@ public final class OutboxAutoConfiguration {
 	@Bean
 	@ConditionalOnMissingBean
 	@ConditionalOnBooleanProperty(name = "outbox.fast-path.enabled", matchIfMissing = true)
+	@ConditionalOnProperty(name = "outbox.relay.mode", havingValue = "polling", matchIfMissing = true)
 	FastPathDispatcher outboxFastPathDispatcher(BatchDelivery delivery, OutboxProperties properties,
 			ObjectProvider<SimpleAsyncTaskSchedulerBuilder> schedulers) {
 		OutboxProperties.FastPath fastPath = properties.getFastPath();
@@ -142,6 +158,7 @@ public final class OutboxAutoConfiguration {
 	@Bean
 	@ConditionalOnMissingBean
 	@ConditionalOnBooleanProperty(name = "outbox.relay.enabled", matchIfMissing = true)
+	@ConditionalOnProperty(name = "outbox.relay.mode", havingValue = "polling", matchIfMissing = true)
 	OutboxRelay outboxRelay(BatchDelivery delivery, OutboxProperties properties,
 			ObjectProvider<SimpleAsyncTaskSchedulerBuilder> schedulers) {
 		OutboxProperties.Relay relay = properties.getRelay();
@@ -183,11 +200,13 @@ public final class OutboxAutoConfiguration {
 	}
 
 	/**
-	 * The backlog reading, for the metrics and the health indicator: only read when one of them can be.
+	 * The backlog reading, for the metrics and the health indicator: only read when one of them can be,
+	 * and not for the log relay, whose backlog is Debezium's lag in the database log, not pending rows.
 	 */
 	@Bean
 	@ConditionalOnMissingBean
 	@Conditional(OnBacklogConsumerCondition.class)
+	@ConditionalOnProperty(name = "outbox.relay.mode", havingValue = "polling", matchIfMissing = true)
 	BacklogMonitor outboxBacklogMonitor(OutboxStore store, OutboxProperties properties,
 			ObjectProvider<SimpleAsyncTaskSchedulerBuilder> schedulers) {
 		return new BacklogMonitor(store, properties.getBacklog().getRefreshInterval(),

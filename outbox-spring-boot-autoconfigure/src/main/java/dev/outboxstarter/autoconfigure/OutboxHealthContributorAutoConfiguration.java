@@ -2,6 +2,7 @@ package dev.outboxstarter.autoconfigure;
 
 import dev.outboxstarter.actuate.OutboxHealthIndicator;
 import dev.outboxstarter.core.backlog.BacklogMonitor;
+import dev.outboxstarter.core.store.OutboxStore;
 import dev.outboxstarter.core.publish.Outages;
 import dev.outboxstarter.core.relay.OutboxRelay;
 
@@ -20,16 +21,17 @@ import org.springframework.context.annotation.Bean;
  */
 @AutoConfiguration(after = OutboxAutoConfiguration.class)
 @ConditionalOnClass(HealthIndicator.class)
-@ConditionalOnBean(BacklogMonitor.class)
+@ConditionalOnBean(OutboxStore.class)
 @ConditionalOnEnabledHealthIndicator("outbox")
 public final class OutboxHealthContributorAutoConfiguration {
 
 	@Bean
 	@ConditionalOnMissingBean(name = "outboxHealthIndicator")
-	OutboxHealthIndicator outboxHealthIndicator(BacklogMonitor backlog, ObjectProvider<OutboxRelay> relay,
-			ObjectProvider<Outages> outages, OutboxProperties properties) {
+	OutboxHealthIndicator outboxHealthIndicator(ObjectProvider<BacklogMonitor> backlog,
+			ObjectProvider<OutboxRelay> relay, ObjectProvider<Outages> outages, OutboxProperties properties) {
 		OutboxProperties.Health health = properties.getHealth();
-		return new OutboxHealthIndicator(backlog, relay.getIfAvailable(), outages.getIfAvailable(),
+		return new OutboxHealthIndicator(properties.getRelay().getMode().value(), backlog.getIfAvailable(),
+				relay.getIfAvailable(), outages.getIfAvailable(),
 				health.getMaxOldestPendingAge(), health.getMaxTimeSinceRelayRun(), health.getMaxDeadEvents());
 	}
 

@@ -7,6 +7,7 @@ import dev.outboxstarter.core.fastpath.FastPathDispatcher;
 import dev.outboxstarter.core.publish.Outages;
 import dev.outboxstarter.core.publish.OutboxTransports;
 import dev.outboxstarter.core.relay.OutboxRelay;
+import dev.outboxstarter.core.store.OutboxStore;
 import dev.outboxstarter.metrics.AvailabilityMetrics;
 import dev.outboxstarter.metrics.FastPathMetrics;
 import dev.outboxstarter.metrics.InboxMetrics;
@@ -14,6 +15,7 @@ import dev.outboxstarter.metrics.OutboxMetrics;
 import dev.outboxstarter.metrics.RelayMetrics;
 import io.micrometer.core.instrument.MeterRegistry;
 
+import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
@@ -29,13 +31,15 @@ import org.springframework.context.annotation.Bean;
 				"org.springframework.boot.micrometer.metrics.autoconfigure.CompositeMeterRegistryAutoConfiguration",
 				"org.springframework.boot.micrometer.metrics.autoconfigure.export.simple.SimpleMetricsExportAutoConfiguration" })
 @ConditionalOnClass(MeterRegistry.class)
-@ConditionalOnBean({ MeterRegistry.class, BacklogMonitor.class })
+@ConditionalOnBean({ MeterRegistry.class, OutboxStore.class })
 public final class OutboxMetricsAutoConfiguration {
 
 	@Bean
 	@ConditionalOnMissingBean
-	OutboxMetrics outboxMetrics(MeterRegistry registry, OutboxTransports transports, BacklogMonitor backlog) {
-		return new OutboxMetrics(registry, List.copyOf(transports.names()), backlog);
+	OutboxMetrics outboxMetrics(MeterRegistry registry, OutboxTransports transports,
+			ObjectProvider<BacklogMonitor> backlog, OutboxProperties properties) {
+		return new OutboxMetrics(registry, List.copyOf(transports.names()), properties.getRelay().getMode().value(),
+				backlog.getIfAvailable());
 	}
 
 	@Bean

@@ -3,6 +3,7 @@ package dev.outboxstarter.autoconfigure;
 import java.time.Duration;
 import java.time.temporal.ChronoUnit;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 
 import dev.outboxstarter.core.store.OutboxStatements;
@@ -260,6 +261,30 @@ public class OutboxProperties {
 	}
 
 	/**
+	 * Who publishes the captured events.
+	 */
+	public enum RelayMode {
+
+		/** The instances publish: the fast path right after the commit, the polling relay what it left. */
+		POLLING,
+
+		/**
+		 * Debezium on Kafka Connect publishes from the database log: each row is deleted in the
+		 * transaction that inserts it, so only the log carries it.
+		 */
+		LOG;
+
+		/**
+		 * The mode as its property value, for metrics and health details.
+		 * @return {@code polling} or {@code log}
+		 */
+		public String value() {
+			return name().toLowerCase(Locale.ROOT);
+		}
+
+	}
+
+	/**
 	 * The fast path: publishing right after the commit, by the instance that wrote the events.
 	 */
 	public static class FastPath {
@@ -352,13 +377,25 @@ public class OutboxProperties {
 		 */
 		private final int batchSize;
 
+		/**
+		 * Who publishes the captured events: 'polling' (the fast path and the polling relay of the
+		 * instances) or 'log' (Debezium on Kafka Connect, reading the table's inserts from the database
+		 * log; the instances then publish nothing and keep no rows). See docs/log-relay.md.
+		 */
+		private final RelayMode mode;
+
 		public Relay(@DefaultValue("true") boolean enabled, @DefaultValue("1s") Duration pollInterval,
-				@DefaultValue("500") int batchSize) {
+				@DefaultValue("500") int batchSize, @DefaultValue("polling") RelayMode mode) {
 			checkPositive(pollInterval, "outbox.relay.poll-interval");
 			checkBetween(batchSize, 1, 5000, "outbox.relay.batch-size");
 			this.enabled = enabled;
 			this.pollInterval = pollInterval;
 			this.batchSize = batchSize;
+			this.mode = mode;
+		}
+
+		public RelayMode getMode() {
+			return this.mode;
 		}
 
 		public boolean isEnabled() {

@@ -22,6 +22,7 @@ import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.TimeGauge;
 import io.micrometer.core.instrument.Timer;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The outbox's Micrometer meters. Counters and the latency timer are fed by the capture and the
@@ -36,7 +37,7 @@ public class OutboxMetrics implements CommittedEventsListener, OutboxDeliveryLis
 
 	private final MeterRegistry registry;
 
-	private final BacklogMonitor backlog;
+	private final @Nullable BacklogMonitor backlog;
 
 	private final Map<String, TransportMeters> transports = new ConcurrentHashMap<>();
 
@@ -46,21 +47,22 @@ public class OutboxMetrics implements CommittedEventsListener, OutboxDeliveryLis
 	 * Registers the meters.
 	 * @param registry the registry
 	 * @param transportNames the transports known at start-up, whose meters exist from the start
-	 * @param backlog the latest backlog reading
+	 * @param relayMode who publishes, {@code polling} or {@code log}: the {@code mode} tag of the
+	 * {@code outbox.relay.mode} gauge
+	 * @param backlog the latest backlog reading, or {@code null} when the log relay publishes: no row
+	 * stays in the table, so there is no backlog to gauge, only Debezium's lag, which the connector reports
 	 */
-	public OutboxMetrics(MeterRegistry registry, List<String> transportNames, BacklogMonitor backlog) {
+	public OutboxMetrics(MeterRegistry registry, List<String> transportNames, String relayMode,
+			@Nullable BacklogMonitor backlog) {
 		this.registry = registry;
 		this.backlog = backlog;
-		Gauge.builder("outbox.backlog.pending", backlog, (monitor) -> monitor.snapshot().pending())
-			.description("Pending outbox events (refreshed every outbox.backlog.refresh-interval)")
+		Gauge.builder("outbox.relay.mode", () -> 1)
+			.description("Who publishes the captured events: always 1, with the mode as its tag")
+			.tag("mode", relayMode)
 			.register(registry);
-		TimeGauge.builder("outbox.backlog.oldest.age", backlog, TimeUnit.SECONDS,
-				(monitor) -> monitor.snapshot().oldestPendingAgeSeconds())
-			.description("How long the oldest pending outbox event has waited")
-			.register(registry);
-		Gauge.builder("outbox.backlog.dead", backlog, (monitor) -> monitor.snapshot().dead())
-			.description("DEAD outbox events, waiting to be retried or discarded")
-			.register(registry);
+		if (backlog != null) {
+			registerBacklogGauges(registry, backlog);
+		}
 		this.relayBatchSize = DistributionSummary.builder("outbox.relay.batch.size")
 			.description("Events claimed per relay batch that found work")
 			.register(registry);
@@ -79,7 +81,8 @@ public class OutboxMetrics implements CommittedEventsListener, OutboxDeliveryLis
 		TransportMeters meters = meters(event.transport());
 		meters.published.get(path).increment();
 		// created_at is on the database clock: bring the acknowledgement onto it.
-		Instant acknowledgedOnDatabaseClock = acknowledgedAt.plus(this.backlog.snapshot().databaseClockOffset());
+		Duration clockOffset = (this.backlog != null) ? this.backlog.snapshot().databaseClockOffset() : Duration.ZERO;
+		Instant acknowledgedOnDatabaseClock = acknowledgedAt.plus(clockOffset);
 		Duration latency = Duration.between(event.message().occurredAt(), acknowledgedOnDatabaseClock);
 		meters.latency.get(path).record(latency.isNegative() ? Duration.ZERO : latency);
 	}
@@ -103,6 +106,19 @@ public class OutboxMetrics implements CommittedEventsListener, OutboxDeliveryLis
 		if (path == PublishPath.RELAY) {
 			this.relayBatchSize.record(result.claimed());
 		}
+	}
+
+	private static void registerBacklogGauges(MeterRegistry registry, BacklogMonitor backlog) {
+		Gauge.builder("outbox.backlog.pending", backlog, (monitor) -> monitor.snapshot().pending())
+			.description("Pending outbox events (refreshed every outbox.backlog.refresh-interval)")
+			.register(registry);
+		TimeGauge.builder("outbox.backlog.oldest.age", backlog, TimeUnit.SECONDS,
+				(monitor) -> monitor.snapshot().oldestPendingAgeSeconds())
+			.description("How long the oldest pending outbox event has waited")
+			.register(registry);
+		Gauge.builder("outbox.backlog.dead", backlog, (monitor) -> monitor.snapshot().dead())
+			.description("DEAD outbox events, waiting to be retried or discarded")
+			.register(registry);
 	}
 
 	private TransportMeters meters(String transport) {

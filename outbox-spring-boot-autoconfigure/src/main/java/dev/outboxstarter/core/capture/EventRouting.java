@@ -61,6 +61,8 @@ public class EventRouting {
 
 	private final Set<String> transports;
 
+	private final @Nullable String whyOthersAreNot;
+
 	private final PropertyResolver placeholders;
 
 	private final Map<Class<?>, TypeRoutes> byType = new ConcurrentHashMap<>();
@@ -77,6 +79,25 @@ public class EventRouting {
 	 */
 	public EventRouting(List<OutboxEventRouter> routers, Map<String, RouteDefinition> configured,
 			String defaultTransport, Set<String> transports, PropertyResolver placeholders) {
+		this(routers, configured, defaultTransport, transports, null, placeholders);
+	}
+
+	/**
+	 * Creates the routing with transports that are there but must not be routed to.
+	 * @param routers router beans, in order
+	 * @param configured routes by fully qualified event class name
+	 * @param defaultTransport transport of routes that name none
+	 * @param transports names of the transports events may be routed to
+	 * @param whyOthersAreNot why other transports may not be routed to and what to do instead, or
+	 * {@code null} when the others are simply missing (their dependency is not there)
+	 * @param placeholders resolves {@code ${...}} in annotation values
+	 * @throws IllegalStateException when a configured route names a class that does not exist, a
+	 * transport that may not be routed to or a key expression that does not parse, naming its property
+	 */
+	public EventRouting(List<OutboxEventRouter> routers, Map<String, RouteDefinition> configured,
+			String defaultTransport, Set<String> transports, @Nullable String whyOthersAreNot,
+			PropertyResolver placeholders) {
+		this.whyOthersAreNot = whyOthersAreNot;
 		this.routers = List.copyOf(routers);
 		this.defaultTransport = defaultTransport;
 		this.transports = Set.copyOf(transports);
@@ -105,7 +126,9 @@ public class EventRouting {
 			if (!this.transports.contains(transport)) {
 				throw new OutboxConfigurationException(property + " routes to transport '" + transport
 						+ "', but no such transport is available (available: " + available() + ")",
-						"Add the transport's dependency or set " + property + ".transport to an available one");
+						((this.whyOthersAreNot != null) ? this.whyOthersAreNot + ", or set "
+								: "Add the transport's dependency or set ")
+								+ property + ".transport to an available one");
 			}
 			if (StringUtils.hasText(route.key())) {
 				try {
@@ -291,8 +314,10 @@ public class EventRouting {
 	private void checkTransport(Class<?> type, String eventType, String transport) {
 		if (!this.transports.contains(transport)) {
 			throw new OutboxCaptureException(describe(type, eventType) + " routes to transport '" + transport
-					+ "', but no such transport is available (available: " + available()
-					+ "): add the transport's dependency or route the event to an available one");
+					+ "', but no such transport is available (available: " + available() + "): "
+					+ ((this.whyOthersAreNot != null) ? this.whyOthersAreNot + ", or route"
+							: "add the transport's dependency or route")
+					+ " the event to an available one");
 		}
 	}
 

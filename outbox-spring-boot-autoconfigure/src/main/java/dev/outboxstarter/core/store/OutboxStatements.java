@@ -35,12 +35,14 @@ import org.springframework.util.Assert;
  * @param countByStatus counts rows by status and transport
  * @param listByStatus lists a page of the rows of one status, in seq order
  * @param discard deletes one pending or DEAD row
+ * @param deleteWritten deletes the rows just inserted, by id, for the log relay (empty where the vendor
+ * has no log that Debezium reads)
  */
 public record OutboxStatements(String insert, String beforeClaimDue, String claimDue, String claimByIds,
 		String heldBack, String markPublished, String markFailed, String postpone, String resumeBackedOff,
 		String resumeBackedOffDestination, String tableExists, String retryDead, String retryAllDead,
 		String retryAllDeadOfType, String deletePublished, String deleteDead, String backlog, String countByStatus,
-		String listByStatus, String discard) {
+		String listByStatus, String discard, String deleteWritten) {
 
 	private static final Pattern PLAIN_IDENTIFIER = Pattern.compile("[A-Za-z_][A-Za-z0-9_]{0,47}");
 
@@ -74,7 +76,8 @@ public record OutboxStatements(String insert, String beforeClaimDue, String clai
 				expand(sql, "retry-all-dead", table, clauses), expand(sql, "retry-all-dead-of-type", table, clauses),
 				expand(sql, "delete-published", table, clauses), expand(sql, "delete-dead", table, clauses),
 				expand(sql, "backlog", table, clauses), expand(sql, "count-by-status", table, clauses),
-				expand(sql, "list-by-status", table, clauses), expand(sql, "discard", table, clauses));
+				expand(sql, "list-by-status", table, clauses), expand(sql, "discard", table, clauses),
+				sql.containsKey("delete-written") ? expand(sql, "delete-written", table, clauses) : "");
 	}
 
 	/**

@@ -22,6 +22,7 @@ import org.springframework.jdbc.core.JdbcOperations;
 import org.springframework.jdbc.core.namedparam.MapSqlParameterSource;
 import org.springframework.jdbc.core.namedparam.NamedParameterJdbcTemplate;
 import org.springframework.jdbc.core.namedparam.SqlParameterSource;
+import org.springframework.util.Assert;
 
 /**
  * JDBC access to the outbox table. Claims and marks run in the caller's transaction, so row locks
@@ -52,12 +53,33 @@ public class OutboxStore {
 
 	private final JsonMapper json;
 
+	private final boolean logOnly;
+
 	public OutboxStore(DataSource dataSource, DatabaseVendor vendor, OutboxStatements statements, JsonMapper json) {
+		this(dataSource, vendor, statements, json, false);
+	}
+
+	/**
+	 * Creates a store.
+	 * @param dataSource the application's data source
+	 * @param vendor its database
+	 * @param statements the SQL for that database and table
+	 * @param json writes the headers column
+	 * @param logOnly whether inserted rows are deleted again in the same transaction, for the log relay:
+	 * the database log carries them to Debezium and the table stays empty
+	 * @throws IllegalStateException when {@code logOnly} is asked of a database without a log relay
+	 */
+	public OutboxStore(DataSource dataSource, DatabaseVendor vendor, OutboxStatements statements, JsonMapper json,
+			boolean logOnly) {
+		Assert.state(!logOnly || !statements.deleteWritten().isEmpty(), () -> "outbox.relay.mode=log needs a "
+				+ "database whose change log Debezium reads (PostgreSQL with wal_level=logical, MySQL or MariaDB with "
+				+ "the row-based binlog), but this one is " + vendor + ": set outbox.relay.mode=polling");
 		this.jdbc = new NamedParameterJdbcTemplate(dataSource);
 		this.vendor = vendor;
 		this.sql = statements;
 		this.insert = PositionalStatement.of(statements.insert());
 		this.json = json;
+		this.logOnly = logOnly;
 	}
 
 	/**
@@ -69,7 +91,8 @@ public class OutboxStore {
 	}
 
 	/**
-	 * Inserts captured events: one statement for a single event, one JDBC batch for several.
+	 * Inserts captured events: one statement for a single event, one JDBC batch for several. For the log
+	 * relay, deletes them again in the same transaction.
 	 * @param events the events, in capture order
 	 * @param availableAfter how long the relay leaves them alone (the fast-path grace)
 	 */
@@ -78,13 +101,17 @@ public class OutboxStore {
 		JdbcOperations jdbc = this.jdbc.getJdbcOperations();
 		if (events.size() == 1) {
 			jdbc.update(this.insert.sql(), this.insert.values(insertParameters(events.get(0), delayMillis)));
-			return;
 		}
-		List<Object[]> rows = new ArrayList<>(events.size());
-		for (CapturedEvent event : events) {
-			rows.add(this.insert.values(insertParameters(event, delayMillis)));
+		else {
+			List<Object[]> rows = new ArrayList<>(events.size());
+			for (CapturedEvent event : events) {
+				rows.add(this.insert.values(insertParameters(event, delayMillis)));
+			}
+			jdbc.batchUpdate(this.insert.sql(), rows);
 		}
-		jdbc.batchUpdate(this.insert.sql(), rows);
+		if (this.logOnly) {
+			this.jdbc.update(this.sql.deleteWritten(), ids(events.stream().map(CapturedEvent::id).toList()));
+		}
 	}
 
 	private SqlParameterSource insertParameters(CapturedEvent event, long delayMillis) {
