@@ -48,6 +48,7 @@ import org.springframework.boot.context.properties.EnableConfigurationProperties
 import org.springframework.context.ApplicationEventPublisher;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Conditional;
+import org.springframework.context.annotation.ImportRuntimeHints;
 import org.springframework.core.env.Environment;
 import org.springframework.core.io.ResourceLoader;
 import org.springframework.jdbc.core.JdbcTemplate;
@@ -62,6 +63,7 @@ import org.springframework.jdbc.core.JdbcTemplate;
 @ConditionalOnSingleCandidate(DataSource.class)
 @ConditionalOnBooleanProperty(name = "outbox.enabled", matchIfMissing = true)
 @EnableConfigurationProperties(OutboxProperties.class)
+@ImportRuntimeHints(OutboxRuntimeHints.class)
 public final class OutboxAutoConfiguration {
 
 	@Bean
