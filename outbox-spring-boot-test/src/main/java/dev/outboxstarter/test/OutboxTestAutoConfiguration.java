@@ -55,11 +55,10 @@ public final class OutboxTestAutoConfiguration {
 
 	/**
 	 * One recording transport per name: the names come from the environment, so the beans cannot be
-	 * declared as {@code @Bean} methods.
+	 * declared as {@code @Bean} methods. The default names are the annotation's: an empty
+	 * {@code recordedTransports} maps to no property at all.
 	 */
 	static class RecordingTransportsRegistrar implements ImportBeanDefinitionRegistrar, EnvironmentAware {
-
-		private static final List<String> DEFAULT = List.of("kafka", "rabbit");
 
 		private Environment environment;
 
@@ -72,7 +71,7 @@ public final class OutboxTestAutoConfiguration {
 		public void registerBeanDefinitions(AnnotationMetadata metadata, BeanDefinitionRegistry registry) {
 			List<String> names = Binder.get(this.environment)
 				.bind("outbox.test.recorded-transports", Bindable.listOf(String.class))
-				.orElse(DEFAULT);
+				.orElse(List.of());
 			for (String name : names) {
 				RootBeanDefinition definition = new RootBeanDefinition(RecordingOutboxTransport.class);
 				definition.getConstructorArgumentValues().addIndexedArgumentValue(0, name);
