@@ -13,8 +13,6 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
@@ -27,7 +25,8 @@ import static org.awaitility.Awaitility.await;
  * in a JVM of its own with {@code -Dspring.aot.enabled=true} on its defaults (H2 and the in-JVM Kafka
  * broker): its context comes from the generated initializers instead of the classpath scan and the
  * auto-configuration conditions, and an order placed and paid over HTTP is delivered to its
- * consumer. Run by failsafe once the jar is packaged.
+ * consumer. And the native-image metadata the processing wrote declares the outbox's SQL resources
+ * and the sample's events ({@code OrderEventsBinding}). Run by failsafe once the jar is packaged.
  */
 class AotProcessedSampleApplicationTests {
 
@@ -41,8 +40,8 @@ class AotProcessedSampleApplicationTests {
 
 	private String baseUrl;
 
-	@BeforeEach
-	void startTheAotProcessedJar() throws IOException {
+	@Test
+	void aotProcessedSampleDeliversAnOrderPlacedAndPaidOverHttp() throws Exception {
 		Path jar = Path.of(System.getProperty("sample.jar"));
 		assertThat(jar).as("the packaged sample (run through ./mvnw verify)").exists();
 		int port = freePort();
@@ -54,18 +53,35 @@ class AotProcessedSampleApplicationTests {
 			.redirectErrorStream(true)
 			.redirectOutput(this.log.toFile())
 			.start();
-	}
-
-	@AfterEach
-	void stop() throws InterruptedException {
-		this.application.destroy();
-		if (!this.application.waitFor(30, TimeUnit.SECONDS)) {
-			this.application.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
+		try {
+			placeAndPayAnOrderAndSeeItDelivered();
+		}
+		finally {
+			this.application.destroy();
+			if (!this.application.waitFor(30, TimeUnit.SECONDS)) {
+				this.application.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
+			}
 		}
 	}
 
 	@Test
-	void aotProcessedSampleDeliversAnOrderPlacedAndPaidOverHttp() throws IOException {
+	void nativeImageMetadataDeclaresTheOutboxResourcesAndTheOrderEvents() throws IOException {
+		Path metadata = Path.of(System.getProperty("sample.aot-resources"),
+				"META-INF/native-image/dev.outboxstarter/sample-app/reachability-metadata.json");
+		JsonNode hints = this.json.readTree(metadata.toFile());
+
+		assertThat(hints.get("resources").valueStream().map((resource) -> resource.path("glob").asString()))
+			.contains("db/outbox/statements/*.properties", "db/outbox/migration/*/V*__*.sql");
+		assertThat(hints.get("reflection")
+			.valueStream()
+			.map((entry) -> entry.path("type"))
+			.filter(JsonNode::isString) // a proxy's type is an object
+			.map(JsonNode::asString))
+			.contains("dev.outboxstarter.core.OutboxEvent", "dev.outboxstarter.sample.orders.OrderPlaced",
+					"dev.outboxstarter.sample.orders.OrderPaid", "dev.outboxstarter.sample.orders.OrderCancelled");
+	}
+
+	private void placeAndPayAnOrderAndSeeItDelivered() throws IOException {
 		await("the AOT-processed sample to start (log: " + this.log + ")").atMost(Duration.ofMinutes(2))
 			.pollDelay(Duration.ZERO)
 			.pollInterval(Duration.ofMillis(200))
