@@ -56,6 +56,8 @@ class AutoConfigureOutboxApplicationTests {
 				(dispatched) -> dispatched.shipmentId().equals(id));
 		assertThat(event.transport()).isEqualTo("kafka");
 		assertThat(event.key()).isEqualTo(id.toString());
+		assertThat(event.destination()).isEqualTo("shipments");
+		assertThat(event.headers()).containsEntry("tenant", "acme");
 		assertThat(event.payloadAs(ShipmentDispatched.class)).isEqualTo(new ShipmentDispatched(id, "1 Main Street"));
 		assertThat(context.getBeansOfType(KafkaOutboxTransport.class)).hasSize(1);
 	}

@@ -72,6 +72,7 @@ class AutoConfigureOutboxDataJpaTests {
 			assertThat(event.aggregateType()).isEqualTo("Shipment");
 			assertThat(event.aggregateId()).isEqualTo(shipment.getId().toString());
 			assertThat(event.payload()).contains("\"address\":\"1 Main Street\"");
+			assertThat(event.headers()).containsEntry("tenant", "acme");
 		});
 		assertThat(this.captured.payloads(ShipmentDispatched.class))
 			.containsExactly(new ShipmentDispatched(shipment.getId(), "1 Main Street"));
