@@ -13,12 +13,14 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 /**
  * The packaged sample, processed by Spring AOT at build time (the {@code process-aot} goal), started
@@ -39,6 +41,12 @@ class AotProcessedSampleApplicationTests {
 	private Path log;
 
 	private String baseUrl;
+
+	@BeforeEach
+	void onlyOnceTheJarIsPackaged() {
+		assumeTrue(System.getProperty("sample.jar") != null,
+				"run by failsafe once the sample is packaged and AOT-processed: ./mvnw verify");
+	}
 
 	@Test
 	void aotProcessedSampleDeliversAnOrderPlacedAndPaidOverHttp() throws Exception {
