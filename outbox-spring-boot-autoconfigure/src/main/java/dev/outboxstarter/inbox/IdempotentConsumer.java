@@ -6,6 +6,8 @@ import java.lang.annotation.Retention;
 import java.lang.annotation.RetentionPolicy;
 import java.lang.annotation.Target;
 
+import org.springframework.aot.hint.annotation.Reflective;
+
 /**
  * Makes a {@code @KafkaListener} or {@code @RabbitListener} method process each outbox message once:
  * the method runs in a transaction with the insert of the message's id into the inbox, and a message
@@ -16,6 +18,7 @@ import java.lang.annotation.Target;
 @Target(ElementType.METHOD)
 @Retention(RetentionPolicy.RUNTIME)
 @Documented
+@Reflective
 public @interface IdempotentConsumer {
 
 	/**

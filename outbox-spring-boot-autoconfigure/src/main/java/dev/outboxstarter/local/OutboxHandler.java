@@ -6,6 +6,8 @@ import java.lang.annotation.Retention;
 import java.lang.annotation.RetentionPolicy;
 import java.lang.annotation.Target;
 
+import org.springframework.aot.hint.annotation.Reflective;
+
 /**
  * Marks a bean method as the handler of the {@code local} outbox destination {@link #value()}: work
  * the application must do reliably in its own process once a business transaction has committed
@@ -24,6 +26,7 @@ import java.lang.annotation.Target;
 @Target(ElementType.METHOD)
 @Retention(RetentionPolicy.RUNTIME)
 @Documented
+@Reflective(OutboxHandlerReflectiveProcessor.class)
 public @interface OutboxHandler {
 
 	/**

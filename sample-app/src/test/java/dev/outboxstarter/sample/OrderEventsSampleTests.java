@@ -9,28 +9,33 @@ import dev.outboxstarter.sample.consumer.ReceivedEvent;
 import dev.outboxstarter.sample.consumer.ReceivedEvents;
 import dev.outboxstarter.sample.orders.OrderController.OrderView;
 import dev.outboxstarter.sample.orders.OrderStatus;
+import dev.outboxstarter.test.AutoConfigureOutbox;
+import dev.outboxstarter.test.CapturedOutboxEvents;
+import dev.outboxstarter.test.RecordedOutboxEvent;
+import dev.outboxstarter.test.TestOutboxRelay;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.beans.factory.annotation.Autowired;
-import org.springframework.beans.factory.annotation.Value;
 import org.springframework.boot.micrometer.metrics.test.autoconfigure.AutoConfigureMetrics;
 import org.springframework.boot.resttestclient.autoconfigure.AutoConfigureRestTestClient;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.context.SpringBootTest.WebEnvironment;
 import org.springframework.http.MediaType;
-import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.test.web.servlet.client.RestTestClient;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.tuple;
 import static org.awaitility.Awaitility.await;
 
 /**
  * The sample as a user runs it: no profile, so H2 and the in-JVM Kafka broker, a real HTTP server,
- * and the application's own Kafka consumer at the other end.
+ * and the application's own Kafka consumer at the other end. The test kit shows what the requests'
+ * transactions captured and drains the outbox; no transport is recorded, the events go to Kafka.
  */
 @SpringBootTest(webEnvironment = WebEnvironment.RANDOM_PORT)
 @AutoConfigureRestTestClient
 @AutoConfigureMetrics
+@AutoConfigureOutbox(recordedTransports = {})
 class OrderEventsSampleTests {
 
 	@Autowired
@@ -40,10 +45,10 @@ class OrderEventsSampleTests {
 	private ReceivedEvents received;
 
 	@Autowired
-	private JdbcClient jdbc;
+	private CapturedOutboxEvents captured;
 
-	@Value("${outbox.table-name}")
-	private String outboxTable;
+	@Autowired
+	private TestOutboxRelay relay;
 
 	@Test
 	void orderPlacedAndPaidOverHttpReachesTheConsumer() {
@@ -71,6 +76,11 @@ class OrderEventsSampleTests {
 			.jsonPath("$.status")
 			.isEqualTo("PAID");
 
+		// Each request's transaction captured its event, for the topic, keyed by the order id.
+		assertThat(this.captured.all())
+			.extracting(RecordedOutboxEvent::eventType, RecordedOutboxEvent::destination, RecordedOutboxEvent::key)
+			.containsExactly(tuple("OrderPlaced", "orders", orderId), tuple("OrderPaid", "orders", orderId));
+
 		// Both events, in commit order, keyed by the order id.
 		await().atMost(Duration.ofSeconds(30))
 			.pollDelay(Duration.ZERO)
@@ -85,17 +95,14 @@ class OrderEventsSampleTests {
 			assertThat(event.duplicate()).isFalse();
 		});
 		assertThat(events).extracting(ReceivedEvent::messageId).doesNotHaveDuplicates();
+		assertThat(events).extracting(ReceivedEvent::messageId)
+			.containsExactlyElementsOf(this.captured.all().stream().map((event) -> event.id().toString()).toList());
 		assertThat(events).extracting(ReceivedEvent::partition).containsOnly(events.get(0).partition());
 		assertThat(events.get(0).payload().get("customer").asString()).isEqualTo("alice");
 
-		// Once every outbox row is marked published, the relay has nothing left to send again: the
-		// consumer must then hold exactly these two messages and no duplicate.
-		await().atMost(Duration.ofSeconds(30))
-			.pollDelay(Duration.ZERO)
-			.pollInterval(Duration.ofMillis(20))
-			.until(() -> this.jdbc.sql("SELECT COUNT(*) FROM " + this.outboxTable + " WHERE status <> 'PUBLISHED'")
-				.query(Long.class)
-				.single(), (notPublished) -> notPublished == 0);
+		// Once the outbox is drained (no row pending), nothing is left to send again: the consumer must
+		// then hold exactly these two messages and no duplicate.
+		this.relay.drain();
 		await().during(Duration.ofMillis(500))
 			.atMost(Duration.ofSeconds(2))
 			.pollInterval(Duration.ofMillis(20))

@@ -98,6 +98,10 @@ final class CaptureBuffer implements TransactionSynchronization {
 		return !this.deferred.isEmpty();
 	}
 
+	List<CapturedEvent> events() {
+		return List.copyOf(this.events);
+	}
+
 	List<CapturedEvent> unwritten() {
 		return this.events.subList(this.written, this.events.size());
 	}

@@ -196,6 +196,32 @@ public class OutboxCapture {
 		}
 	}
 
+	/**
+	 * The events the current transaction has captured so far, once its pending changes are flushed so
+	 * that the events of changed aggregates are among them, as they will be at commit. For tests, which
+	 * look at a transaction they usually roll back (the test kit's {@code CapturedOutboxEvents}).
+	 * @return the events in capture order, written or not; empty outside a transaction
+	 * @throws OutboxCaptureException if an event the flush raised cannot be captured
+	 */
+	public List<CapturedEvent> flushAndListCaptured() {
+		if (!TransactionSynchronizationManager.isSynchronizationActive()
+				|| !TransactionSynchronizationManager.isActualTransactionActive()) {
+			return List.of();
+		}
+		this.flushHooks.forEach(CaptureFlushHook::flush);
+		CaptureBuffer buffer = (CaptureBuffer) TransactionSynchronizationManager.getResource(this);
+		if (buffer == null) {
+			return List.of();
+		}
+		int rounds = 0;
+		do {
+			publishDeferred(buffer);
+			this.flushHooks.forEach(CaptureFlushHook::flush);
+		}
+		while (buffer.hasDeferred() && ++rounds < MAX_FLUSH_ROUNDS);
+		return buffer.events();
+	}
+
 	void write(CaptureBuffer buffer, boolean flush) {
 		int rounds = 0;
 		do {

@@ -1,0 +1,59 @@
+package dev.outboxstarter.test;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+
+import dev.outboxstarter.core.capture.OutboxCapture;
+import dev.outboxstarter.core.store.CapturedEvent;
+import tools.jackson.databind.json.JsonMapper;
+
+import org.springframework.beans.factory.ObjectProvider;
+
+/**
+ * The outbox events the test's transactions captured since the test method started: those of the
+ * transactions that committed, then those the current transaction of the calling thread has
+ * captured so far. The current transaction's pending changes are flushed first, so that the
+ * events of changed aggregates are there as they would be at commit; a test that rolls its
+ * transaction back (the default of {@code @DataJpaTest}) sees what the commit would have written.
+ * Events of transactions that rolled back are not there.
+ * <p>
+ * Inject it into a test class annotated with {@link AutoConfigureOutbox @AutoConfigureOutbox} and
+ * use AssertJ: <pre class="code">
+ * assertThat(captured.ofType(OrderPlaced.class)).singleElement()
+ *     .satisfies((event) -&gt; assertThat(event.key()).isEqualTo(orderId));
+ * assertThat(captured.ofType(OrderCancelled.class)).isEmpty();
+ * </pre>
+ */
+public class CapturedOutboxEvents extends RecordedOutboxEvents {
+
+	/** Looked up when read: the capture is told the committed events through this view's listener. */
+	private final ObjectProvider<OutboxCapture> capture;
+
+	private final JsonMapper json;
+
+	private final List<CapturedEvent> committed = new CopyOnWriteArrayList<>();
+
+	CapturedOutboxEvents(ObjectProvider<OutboxCapture> capture, JsonMapper json) {
+		this.capture = capture;
+		this.json = json;
+	}
+
+	@Override
+	public List<RecordedOutboxEvent> all() {
+		List<RecordedOutboxEvent> events = new ArrayList<>();
+		this.committed.forEach((event) -> events.add(RecordedOutboxEvent.captured(event, this.json)));
+		this.capture.getObject().flushAndListCaptured()
+			.forEach((event) -> events.add(RecordedOutboxEvent.captured(event, this.json)));
+		return events;
+	}
+
+	void committed(List<CapturedEvent> events) {
+		this.committed.addAll(events);
+	}
+
+	void clear() {
+		this.committed.clear();
+	}
+
+}

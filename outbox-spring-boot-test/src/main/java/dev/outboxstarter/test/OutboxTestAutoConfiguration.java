@@ -1,0 +1,85 @@
+package dev.outboxstarter.test;
+
+import java.util.List;
+
+import dev.outboxstarter.autoconfigure.OutboxAutoConfiguration;
+import dev.outboxstarter.core.capture.CommittedEventsListener;
+import dev.outboxstarter.core.capture.OutboxCapture;
+import dev.outboxstarter.core.publish.BatchDelivery;
+import dev.outboxstarter.core.store.OutboxStore;
+import tools.jackson.databind.json.JsonMapper;
+
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.beans.factory.support.BeanDefinitionRegistry;
+import org.springframework.beans.factory.support.RootBeanDefinition;
+import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
+import org.springframework.boot.context.properties.bind.Bindable;
+import org.springframework.boot.context.properties.bind.Binder;
+import org.springframework.context.EnvironmentAware;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Import;
+import org.springframework.context.annotation.ImportBeanDefinitionRegistrar;
+import org.springframework.core.env.Environment;
+import org.springframework.core.type.AnnotationMetadata;
+
+/**
+ * The test kit's beans, imported by {@link AutoConfigureOutbox @AutoConfigureOutbox}: the views of
+ * what was captured and published, the relay a test drains, and a {@link RecordingOutboxTransport}
+ * for each transport named by {@code outbox.test.recorded-transports}.
+ */
+@AutoConfiguration(after = OutboxAutoConfiguration.class)
+@ConditionalOnBean(OutboxCapture.class)
+@Import(OutboxTestAutoConfiguration.RecordingTransportsRegistrar.class)
+public final class OutboxTestAutoConfiguration {
+
+	@Bean
+	CapturedOutboxEvents capturedOutboxEvents(ObjectProvider<OutboxCapture> capture, ObjectProvider<JsonMapper> json) {
+		return new CapturedOutboxEvents(capture, json.getIfAvailable(JsonMapper::new));
+	}
+
+	@Bean
+	CommittedEventsListener capturedOutboxEventsListener(CapturedOutboxEvents captured) {
+		return captured::committed;
+	}
+
+	@Bean
+	PublishedOutboxEvents publishedOutboxEvents(ObjectProvider<JsonMapper> json) {
+		return new PublishedOutboxEvents(json.getIfAvailable(JsonMapper::new));
+	}
+
+	@Bean
+	TestOutboxRelay testOutboxRelay(BatchDelivery delivery, OutboxStore store) {
+		return new TestOutboxRelay(delivery, store);
+	}
+
+	/**
+	 * One recording transport per name: the names come from the environment, so the beans cannot be
+	 * declared as {@code @Bean} methods. The default names are the annotation's: an empty
+	 * {@code recordedTransports} maps to no property at all.
+	 */
+	static class RecordingTransportsRegistrar implements ImportBeanDefinitionRegistrar, EnvironmentAware {
+
+		private Environment environment;
+
+		@Override
+		public void setEnvironment(Environment environment) {
+			this.environment = environment;
+		}
+
+		@Override
+		public void registerBeanDefinitions(AnnotationMetadata metadata, BeanDefinitionRegistry registry) {
+			List<String> names = Binder.get(this.environment)
+				.bind("outbox.test.recorded-transports", Bindable.listOf(String.class))
+				.orElse(List.of());
+			for (String name : names) {
+				RootBeanDefinition definition = new RootBeanDefinition(RecordingOutboxTransport.class);
+				definition.getConstructorArgumentValues().addIndexedArgumentValue(0, name);
+				definition.setAutowireMode(RootBeanDefinition.AUTOWIRE_CONSTRUCTOR);
+				registry.registerBeanDefinition("recordingOutboxTransport." + name, definition);
+			}
+		}
+
+	}
+
+}
