@@ -31,12 +31,15 @@ import org.junit.jupiter.api.TestFactory;
 import org.junit.jupiter.api.io.TempDir;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 import static org.assertj.core.api.Assertions.fail;
 
 /**
  * Every {@code ```java} block of {@code README.md} and {@code docs/**}{@code /*.md} is a complete
  * compilation unit, imports included, that compiles as shown against the starter and what the docs
- * add next to it (this module's test classpath), so a reader can copy it.
+ * add next to it (this module's test classpath), so a reader can copy it. A block marked
+ * {@code <!-- snippet: path -->} is instead a copy of that file, compiled and run by its own module
+ * (the sample's tests, say), and must be the same, word for word.
  */
 class JavaSnippetsTests {
 
@@ -72,7 +75,9 @@ class JavaSnippetsTests {
 			MarkdownPage page = new MarkdownPage(path);
 			for (MarkdownPage.CodeBlock block : page.codeBlocks("java")) {
 				String where = page.name() + ":" + block.line();
-				tests.add(DynamicTest.dynamicTest(where, () -> assertCompiles(where, block.code())));
+				Path source = block.source();
+				tests.add(DynamicTest.dynamicTest(where, (source != null) ? () -> assertCopyOf(where, block.code(), source)
+						: () -> assertCompiles(where, block.code())));
 			}
 		}
 		assertThat(tests).as("Java snippets in the documentation").isNotEmpty();
@@ -103,6 +108,21 @@ class JavaSnippetsTests {
 				}
 				""";
 		assertThat(compile(snippet)).isEmpty();
+	}
+
+	@Test
+	void copyThatNoLongerMatchesItsFileIsReported() throws IOException {
+		Path file = Files.writeString(output.resolve("Copied.java"), "class Copied {\n}\n");
+		assertCopyOf("a page", "class Copied {\n}\n", file);
+		assertThatExceptionOfType(AssertionError.class)
+			.isThrownBy(() -> assertCopyOf("a page", "class Copied {\n\tint changed;\n}\n", file))
+			.withMessageContaining("copy the file again");
+	}
+
+	private static void assertCopyOf(String where, String code, Path source) throws IOException {
+		assertThat(source).as("The file the snippet at %s is a copy of", where).isRegularFile();
+		assertThat(code).as("The snippet at %s, a copy of %s: copy the file again", where, source)
+			.isEqualTo(Files.readString(source));
 	}
 
 	private static void assertCompiles(String where, String code) {

@@ -10,6 +10,8 @@ import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
+import org.jspecify.annotations.Nullable;
+
 /**
  * One Markdown page as GitHub renders it, as far as the documentation checks need: its headings'
  * anchors, its links and its fenced code blocks, each with its line number.
@@ -17,6 +19,9 @@ import java.util.regex.Pattern;
 final class MarkdownPage {
 
 	private static final Pattern FENCE = Pattern.compile("^\\s*(```+|~~~+)\\s*([\\w+-]*).*$");
+
+	/** Says that the code block below it is a copy of a compiled file, relative to the page. */
+	private static final Pattern SNIPPET_SOURCE = Pattern.compile("^\\s*<!--\\s*snippet:\\s*(\\S+)\\s*-->\\s*$");
 
 	private static final Pattern HEADING = Pattern.compile("^#{1,6}\\s+(.*?)\\s*#*\\s*$");
 
@@ -88,6 +93,7 @@ final class MarkdownPage {
 		String blockLanguage = null;
 		int indent = 0;
 		int start = 0;
+		Path source = null;
 		StringBuilder code = new StringBuilder();
 		for (int i = 0; i < this.lines.size(); i++) {
 			String line = this.lines.get(i);
@@ -97,11 +103,14 @@ final class MarkdownPage {
 				blockLanguage = matcher.group(2);
 				indent = line.indexOf(fence);
 				start = i + 1;
+				Matcher sourceMarker = (i > 0) ? SNIPPET_SOURCE.matcher(this.lines.get(i - 1)) : null;
+				source = (sourceMarker != null && sourceMarker.matches())
+						? this.path.resolveSibling(sourceMarker.group(1)).normalize() : null;
 				code.setLength(0);
 			}
 			else if (fence != null && line.strip().startsWith(fence) && line.strip().replace(fence.substring(0, 1), "").isEmpty()) {
 				if (language.equals(blockLanguage)) {
-					blocks.add(new CodeBlock(start, code.toString()));
+					blocks.add(new CodeBlock(start, code.toString(), source));
 				}
 				fence = null;
 			}
@@ -154,7 +163,14 @@ final class MarkdownPage {
 	record Link(int line, String target) {
 	}
 
-	record CodeBlock(int line, String code) {
+	/**
+	 * A fenced code block.
+	 * @param line the line of its opening fence
+	 * @param code its content
+	 * @param source the compiled file it is a copy of, named by a {@code <!-- snippet: path -->} line
+	 * right above it, or {@code null}
+	 */
+	record CodeBlock(int line, String code, @Nullable Path source) {
 	}
 
 	@FunctionalInterface
