@@ -1,5 +1,7 @@
 package dev.outboxstarter.autoconfigure;
 
+import java.net.URI;
+import java.net.URISyntaxException;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -36,6 +38,7 @@ import dev.outboxstarter.core.schema.OutboxSchemaInitializer;
 import dev.outboxstarter.core.store.DatabaseVendor;
 import dev.outboxstarter.core.store.OutboxStatements;
 import dev.outboxstarter.core.store.OutboxStore;
+import org.jspecify.annotations.Nullable;
 import tools.jackson.databind.json.JsonMapper;
 
 import org.springframework.beans.factory.ObjectProvider;
@@ -51,6 +54,7 @@ import org.springframework.context.annotation.Conditional;
 import org.springframework.core.env.Environment;
 import org.springframework.core.io.ResourceLoader;
 import org.springframework.jdbc.core.JdbcTemplate;
+import org.springframework.util.StringUtils;
 
 /**
  * Auto-configuration of the outbox: capture of events into the application's transactions, the
@@ -89,10 +93,31 @@ public final class OutboxAutoConfiguration {
 		Map<String, RouteDefinition> routes = new LinkedHashMap<>();
 		properties.getRoutes()
 			.forEach((type, route) -> routes.put(type, new RouteDefinition(route.getEventType(), route.getTransport(),
-					route.getDestination(), route.getKey())));
+					route.getDestination(), route.getKey(), route.getFormat())));
 		Set<String> transportNames = transports.orderedStream().map(OutboxTransport::name).collect(Collectors.toSet());
 		return new EventRouting(routers.orderedStream().toList(), routes, properties.getDefaultTransport(),
-				transportNames, environment);
+				transportNames, environment, properties.getMessageFormat(), cloudEventSource(properties, environment));
+	}
+
+	/**
+	 * The configured CloudEvents source, or the application's name as a URI-reference (a name with
+	 * characters a URI cannot hold, such as spaces, percent-encoded).
+	 */
+	private static @Nullable String cloudEventSource(OutboxProperties properties, Environment environment) {
+		String source = properties.getCloudevents().getSource();
+		if (source != null) {
+			return source;
+		}
+		String name = environment.getProperty("spring.application.name");
+		if (!StringUtils.hasText(name)) {
+			return null;
+		}
+		try {
+			return new URI(null, null, name, null).toASCIIString();
+		}
+		catch (URISyntaxException ex) {
+			return null;
+		}
 	}
 
 	@Bean

@@ -5,6 +5,7 @@ import java.io.InputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.stream.Stream;
 
 import org.junit.jupiter.api.Test;
 import tools.jackson.databind.JsonNode;
@@ -16,13 +17,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * Every {@code outbox.*} and {@code management.endpoint.outbox.*} property is documented where users
- * look: in the generated configuration metadata (IDE completion) with a description, and in the README's
- * configuration table.
+ * look: in the generated configuration metadata (IDE completion) with a description, and in a
+ * configuration table of the README or of the docs page of its feature.
  */
 class ConfigurationMetadataTests {
 
 	@Test
-	void everyPropertyHasADescriptionInTheMetadataAndARowInTheReadme() throws IOException {
+	void everyPropertyHasADescriptionInTheMetadataAndARowInTheDocumentation() throws IOException {
 		JsonNode metadata;
 		try (InputStream in = new ClassPathResource("META-INF/spring-configuration-metadata.json").getInputStream()) {
 			metadata = JsonMapper.builder().build().readTree(in);
@@ -33,11 +34,16 @@ class ConfigurationMetadataTests {
 					|| property.get("name").asString().startsWith("management.endpoint.outbox."))
 			.toList();
 		assertThat(properties).hasSizeGreaterThan(30);
-		String readme = Files.readString(Path.of("..", "README.md"));
+		StringBuilder documentation = new StringBuilder(Files.readString(Path.of("..", "README.md")));
+		try (Stream<Path> pages = Files.list(Path.of("..", "docs"))) {
+			for (Path page : pages.filter((path) -> path.toString().endsWith(".md")).toList()) {
+				documentation.append(Files.readString(page));
+			}
+		}
 		assertThat(properties).allSatisfy((property) -> {
 			String name = property.get("name").asString();
 			assertThat(property.path("description").asString()).as("description of %s", name).isNotBlank();
-			assertThat(readme).as("README configuration row for %s", name).contains("| `" + name);
+			assertThat(documentation).as("configuration row for %s", name).contains("| `" + name);
 		});
 	}
 
