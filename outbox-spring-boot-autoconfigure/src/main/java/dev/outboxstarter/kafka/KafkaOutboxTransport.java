@@ -99,6 +99,9 @@ public class KafkaOutboxTransport implements OutboxTransport, DisposableBean {
 	 * and under load delay each event once more for every batch queued ahead of it. The outbox's
 	 * producer therefore sends at once ({@code linger.ms=0}) unless the application sets
 	 * {@code linger.ms} itself ({@code spring.kafka.producer.properties.linger.ms}).
+	 * <p>
+	 * The template logs nothing per failed send: the outbox records the failure in the event's row and
+	 * its metrics, and logs the outage of a broker once.
 	 * @param producerFactory the application's producer factory
 	 * @return the transport
 	 * @throws IllegalStateException when the producer has {@code acks=0}, or settings Kafka refuses,
@@ -114,6 +117,10 @@ public class KafkaOutboxTransport implements OutboxTransport, DisposableBean {
 		}
 		KafkaTemplate<String, byte[]> template = new KafkaTemplate<>((ProducerFactory<String, byte[]>) producerFactory,
 				overrides);
+		// The template's default listener logs every failed send at ERROR: through a broker outage, every
+		// attempt of every pending event. The outbox records each failure in its row and its metrics, and
+		// logs an outage once.
+		template.setProducerListener(null);
 		return new KafkaOutboxTransport(template);
 	}
 
