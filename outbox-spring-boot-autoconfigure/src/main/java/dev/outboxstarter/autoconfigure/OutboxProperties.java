@@ -731,7 +731,7 @@ public class OutboxProperties {
 			/** Versioned Flyway migrations with the outbox's own history table. */
 			FLYWAY,
 
-			/** The shipped SQL scripts the table lacks, recorded in '<table-name>_script_history'. */
+			/** The shipped SQL scripts the table lacks, recorded in {@code <table-name>_script_history}. */
 			SCRIPTS,
 
 			/** Nothing: the table must exist. */
