@@ -100,8 +100,8 @@ public class OutboxProperties {
 
 	public OutboxProperties(@DefaultValue("true") boolean enabled, @DefaultValue("outbox_event") String tableName,
 			@DefaultValue("1MB") DataSize maxPayloadSize, @DefaultValue("kafka") String defaultTransport,
-			@DefaultValue("outbox") MessageFormat messageFormat, @DefaultValue("per-key") Ordering ordering, @DefaultValue("false") boolean deadEventBlocksKey,
-			@DefaultValue("10s") Duration publishTimeout,
+			@DefaultValue("outbox") MessageFormat messageFormat, @DefaultValue("per-key") Ordering ordering,
+			@DefaultValue("false") boolean deadEventBlocksKey, @DefaultValue("10s") Duration publishTimeout,
 			@DefaultValue("10s") Duration shutdownTimeout, @DefaultValue FastPath fastPath, @DefaultValue Relay relay,
 			@DefaultValue Retry retry, @DefaultValue Schema schema, @DefaultValue Cleanup cleanup,
 			@DefaultValue Backlog backlog, @DefaultValue Health health, @DefaultValue Inbox inbox,
@@ -626,7 +626,8 @@ public class OutboxProperties {
 
 		/**
 		 * What '@IdempotentConsumer' listeners do with a message that has no outbox-message-id
-		 * header: 'refuse' it (not retried), or 'process' it without deduplication.
+		 * header and no CloudEvents id: 'refuse' it (not retried), or 'process' it without
+		 * deduplication.
 		 */
 		private final MissingMessageId missingMessageId;
 
