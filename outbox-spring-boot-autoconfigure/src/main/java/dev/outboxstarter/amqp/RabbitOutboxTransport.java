@@ -7,6 +7,7 @@ import java.util.concurrent.CompletableFuture;
 
 import dev.outboxstarter.core.OutboxConfigurationException;
 import dev.outboxstarter.core.OutboxHeaders;
+import dev.outboxstarter.core.publish.CloudEventAttributes;
 import dev.outboxstarter.core.publish.OutboxMessage;
 import dev.outboxstarter.core.publish.OutboxTransport;
 import org.apache.commons.logging.Log;
@@ -32,7 +33,10 @@ import org.springframework.beans.factory.DisposableBean;
  * persistent, its body the JSON payload (UTF-8, {@code application/json}), its message id the outbox
  * id (so consumers can deduplicate), its type the event type and its timestamp the time the event was
  * captured (AMQP timestamps have a precision of one second); the outbox headers, the captured headers
- * and the message key ({@value OutboxHeaders#MESSAGE_KEY}) are AMQP headers.
+ * and the message key ({@value OutboxHeaders#MESSAGE_KEY}) are AMQP headers. A message captured as a
+ * CloudEvent also gets the {@code cloudEvents:} application properties of the CloudEvents AMQP binding's
+ * binary content mode ({@code cloudEvents:id}, {@code cloudEvents:type}, ...); its content type,
+ * {@code application/json}, is the event data's.
  * <p>
  * {@link #send} publishes and returns at once; the returned future completes when the broker confirms
  * the message, and fails when the broker negatively acknowledges it or returns it as unroutable (no
@@ -52,6 +56,8 @@ public class RabbitOutboxTransport implements OutboxTransport, DisposableBean {
 	public static final String NAME = "rabbit";
 
 	private static final Log logger = LogFactory.getLog(RabbitOutboxTransport.class);
+
+	private static final String CLOUD_EVENT_HEADER_PREFIX = "cloudEvents:";
 
 	private final RabbitTemplate template;
 
@@ -181,7 +187,16 @@ public class RabbitOutboxTransport implements OutboxTransport, DisposableBean {
 		properties.setType(message.eventType());
 		properties.setTimestamp(Date.from(message.occurredAt()));
 		Map<String, Object> headers = properties.getHeaders();
-		headers.putAll(message.headers());
+		CloudEventAttributes cloudEvent = CloudEventAttributes.of(message);
+		if (cloudEvent == null) {
+			headers.putAll(message.headers());
+		}
+		else {
+			// The AMQP protocol binding's binary content mode: the attributes, and any stored ce_
+			// extension, as cloudEvents: application properties; the content type is the data's.
+			message.headers().forEach((name, value) -> headers.put(asAmqpCloudEventHeader(name), value));
+			cloudEvent.asMap().forEach((name, value) -> headers.put(CLOUD_EVENT_HEADER_PREFIX + name, value));
+		}
 		put(headers, OutboxHeaders.MESSAGE_ID, message.id().toString());
 		put(headers, OutboxHeaders.EVENT_TYPE, message.eventType());
 		put(headers, OutboxHeaders.AGGREGATE_TYPE, message.aggregateType());
@@ -189,6 +204,12 @@ public class RabbitOutboxTransport implements OutboxTransport, DisposableBean {
 		put(headers, OutboxHeaders.OCCURRED_AT, message.occurredAt().toString());
 		put(headers, OutboxHeaders.MESSAGE_KEY, message.key());
 		return new Message(message.payload().getBytes(StandardCharsets.UTF_8), properties);
+	}
+
+	private static String asAmqpCloudEventHeader(String stored) {
+		return stored.startsWith(CloudEventAttributes.STORED_HEADER_PREFIX)
+				? CLOUD_EVENT_HEADER_PREFIX + stored.substring(CloudEventAttributes.STORED_HEADER_PREFIX.length())
+				: stored;
 	}
 
 	private static void put(Map<String, Object> headers, String name, String value) {

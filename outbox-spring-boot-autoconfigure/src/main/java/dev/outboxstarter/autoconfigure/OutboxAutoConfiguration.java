@@ -1,5 +1,7 @@
 package dev.outboxstarter.autoconfigure;
 
+import java.net.URI;
+import java.net.URISyntaxException;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -37,6 +39,7 @@ import dev.outboxstarter.core.schema.OutboxSchemaInitializer;
 import dev.outboxstarter.core.store.DatabaseVendor;
 import dev.outboxstarter.core.store.OutboxStatements;
 import dev.outboxstarter.core.store.OutboxStore;
+import org.jspecify.annotations.Nullable;
 import tools.jackson.databind.json.JsonMapper;
 
 import org.springframework.beans.factory.ObjectProvider;
@@ -55,6 +58,7 @@ import org.springframework.context.annotation.ImportRuntimeHints;
 import org.springframework.core.env.Environment;
 import org.springframework.core.io.ResourceLoader;
 import org.springframework.jdbc.core.JdbcTemplate;
+import org.springframework.util.StringUtils;
 
 /**
  * Auto-configuration of the outbox: capture of events into the application's transactions, the
@@ -98,7 +102,7 @@ public final class OutboxAutoConfiguration {
 		Map<String, RouteDefinition> routes = new LinkedHashMap<>();
 		properties.getRoutes()
 			.forEach((type, route) -> routes.put(type, new RouteDefinition(route.getEventType(), route.getTransport(),
-					route.getDestination(), route.getKey())));
+					route.getDestination(), route.getKey(), route.getFormat())));
 		// The log relay publishes to Kafka only: an event routed elsewhere would be deleted unpublished.
 		boolean logRelay = properties.getRelay().getMode() == RelayMode.LOG;
 		Set<String> transportNames = transports.names()
@@ -108,7 +112,28 @@ public final class OutboxAutoConfiguration {
 		return new EventRouting(routers.orderedStream().toList(), routes, properties.getDefaultTransport(),
 				transportNames, logRelay ? "outbox.relay.mode=log publishes to Kafka only (Debezium reads the rows "
 						+ "from the database log); set outbox.relay.mode=polling to use other transports" : null,
-				environment);
+				environment, properties.getMessageFormat(), cloudEventSource(properties, environment));
+	}
+
+	/**
+	 * The configured CloudEvents source, or the application's name as a URI-reference (a name with
+	 * characters a URI cannot hold, such as spaces, percent-encoded).
+	 */
+	private static @Nullable String cloudEventSource(OutboxProperties properties, Environment environment) {
+		String source = properties.getCloudevents().getSource();
+		if (source != null) {
+			return source;
+		}
+		String name = environment.getProperty("spring.application.name");
+		if (!StringUtils.hasText(name)) {
+			return null;
+		}
+		try {
+			return new URI(null, null, name, null).toASCIIString();
+		}
+		catch (URISyntaxException ex) {
+			return null;
+		}
 	}
 
 	@Bean

@@ -1,11 +1,14 @@
 package dev.outboxstarter.autoconfigure;
 
+import java.net.URI;
+import java.net.URISyntaxException;
 import java.time.Duration;
 import java.time.temporal.ChronoUnit;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 
+import dev.outboxstarter.core.MessageFormat;
 import dev.outboxstarter.core.store.OutboxStatements;
 import org.jspecify.annotations.Nullable;
 
@@ -42,6 +45,12 @@ public class OutboxProperties {
 	 * Transport of events whose route names none.
 	 */
 	private final String defaultTransport;
+
+	/**
+	 * How messages are laid out on the broker, for events whose route names no format: 'outbox' (the
+	 * outbox's own headers) or 'cloudevents' (CloudEvents 1.0 in binary content mode).
+	 */
+	private final MessageFormat messageFormat;
 
 	/**
 	 * Publishing order: 'per-key' publishes the events of one destination and message key in commit
@@ -82,6 +91,8 @@ public class OutboxProperties {
 
 	private final Inbox inbox;
 
+	private final CloudEvents cloudevents;
+
 	/**
 	 * Routes by fully qualified event class name, for event types that cannot be annotated with
 	 * '@OutboxEvent' or to override the annotation.
@@ -90,12 +101,12 @@ public class OutboxProperties {
 
 	public OutboxProperties(@DefaultValue("true") boolean enabled, @DefaultValue("outbox_event") String tableName,
 			@DefaultValue("1MB") DataSize maxPayloadSize, @DefaultValue("kafka") String defaultTransport,
-			@DefaultValue("per-key") Ordering ordering, @DefaultValue("false") boolean deadEventBlocksKey,
-			@DefaultValue("10s") Duration publishTimeout,
+			@DefaultValue("outbox") MessageFormat messageFormat, @DefaultValue("per-key") Ordering ordering,
+			@DefaultValue("false") boolean deadEventBlocksKey, @DefaultValue("10s") Duration publishTimeout,
 			@DefaultValue("10s") Duration shutdownTimeout, @DefaultValue FastPath fastPath, @DefaultValue Relay relay,
 			@DefaultValue Retry retry, @DefaultValue Schema schema, @DefaultValue Cleanup cleanup,
 			@DefaultValue Backlog backlog, @DefaultValue Health health, @DefaultValue Inbox inbox,
-			@Nullable Map<String, Route> routes) {
+			@DefaultValue CloudEvents cloudevents, @Nullable Map<String, Route> routes) {
 		checkTableName(tableName);
 		check(maxPayloadSize.toBytes() > 0, "outbox.max-payload-size", maxPayloadSize, "it must be positive, e.g. 1MB");
 		check(StringUtils.hasText(defaultTransport), "outbox.default-transport", defaultTransport,
@@ -110,6 +121,7 @@ public class OutboxProperties {
 		this.tableName = tableName;
 		this.maxPayloadSize = maxPayloadSize;
 		this.defaultTransport = defaultTransport;
+		this.messageFormat = messageFormat;
 		this.ordering = ordering;
 		this.deadEventBlocksKey = deadEventBlocksKey;
 		this.publishTimeout = publishTimeout;
@@ -122,6 +134,7 @@ public class OutboxProperties {
 		this.backlog = backlog;
 		this.health = health;
 		this.inbox = inbox;
+		this.cloudevents = cloudevents;
 		this.routes = (routes != null) ? Map.copyOf(routes) : Map.of();
 	}
 
@@ -195,6 +208,10 @@ public class OutboxProperties {
 		return this.defaultTransport;
 	}
 
+	public MessageFormat getMessageFormat() {
+		return this.messageFormat;
+	}
+
 	public Ordering getOrdering() {
 		return this.ordering;
 	}
@@ -241,6 +258,10 @@ public class OutboxProperties {
 
 	public Inbox getInbox() {
 		return this.inbox;
+	}
+
+	public CloudEvents getCloudevents() {
+		return this.cloudevents;
 	}
 
 	public Map<String, Route> getRoutes() {
@@ -642,7 +663,8 @@ public class OutboxProperties {
 
 		/**
 		 * What '@IdempotentConsumer' listeners do with a message that has no outbox-message-id
-		 * header: 'refuse' it (not retried), or 'process' it without deduplication.
+		 * header and no CloudEvents id: 'refuse' it (not retried), or 'process' it without
+		 * deduplication.
 		 */
 		private final MissingMessageId missingMessageId;
 
@@ -747,12 +769,49 @@ public class OutboxProperties {
 			/** Versioned Flyway migrations with the outbox's own history table. */
 			FLYWAY,
 
-			/** The shipped SQL scripts the table lacks, recorded in '<table-name>_script_history'. */
+			/** The shipped SQL scripts the table lacks, recorded in {@code <table-name>_script_history}. */
 			SCRIPTS,
 
 			/** Nothing: the table must exist. */
 			NONE
 
+		}
+
+	}
+
+	/**
+	 * The CloudEvents format.
+	 */
+	public static class CloudEvents {
+
+		/**
+		 * CloudEvents 'source' of the events this application publishes as CloudEvents, a URI-reference
+		 * such as '/orders' or 'https://acme.com/orders'. Defaults to 'spring.application.name'.
+		 */
+		private final @Nullable String source;
+
+		public CloudEvents(@Nullable String source) {
+			check(source == null || isUriReference(source), "outbox.cloudevents.source", source,
+					"it must be a non-empty URI-reference, e.g. /orders or https://acme.com/orders (or unset, to use "
+							+ "spring.application.name)");
+			this.source = source;
+		}
+
+		private static boolean isUriReference(String source) {
+			if (!StringUtils.hasText(source)) {
+				return false;
+			}
+			try {
+				new URI(source);
+				return true;
+			}
+			catch (URISyntaxException ex) {
+				return false;
+			}
+		}
+
+		public @Nullable String getSource() {
+			return this.source;
 		}
 
 	}
@@ -782,12 +841,23 @@ public class OutboxProperties {
 		 */
 		private final @Nullable String key;
 
+		/**
+		 * How the messages are laid out on the broker: 'outbox' or 'cloudevents'; defaults to
+		 * 'outbox.message-format'.
+		 */
+		private final @Nullable String format;
+
 		public Route(@Nullable String eventType, @Nullable String transport, @Nullable String destination,
-				@Nullable String key) {
+				@Nullable String key, @Nullable String format) {
 			this.eventType = eventType;
 			this.transport = transport;
 			this.destination = destination;
 			this.key = key;
+			this.format = format;
+		}
+
+		public @Nullable String getFormat() {
+			return this.format;
 		}
 
 		public @Nullable String getEventType() {

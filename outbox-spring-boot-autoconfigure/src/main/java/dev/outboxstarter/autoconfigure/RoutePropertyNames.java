@@ -19,7 +19,7 @@ final class RoutePropertyNames {
 
 	private static final ConfigurationPropertyName ROUTES = ConfigurationPropertyName.of("outbox.routes");
 
-	private static final Set<String> ATTRIBUTES = Set.of("destination", "key", "event-type", "transport");
+	private static final Set<String> ATTRIBUTES = Set.of("destination", "key", "event-type", "transport", "format");
 
 	private RoutePropertyNames() {
 	}

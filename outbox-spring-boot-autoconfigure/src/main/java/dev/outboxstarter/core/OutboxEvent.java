@@ -60,6 +60,14 @@ public @interface OutboxEvent {
 	String transport() default "";
 
 	/**
+	 * How the message is laid out on the broker: {@code outbox} (the outbox's own headers) or
+	 * {@code cloudevents} (CloudEvents 1.0, binary content mode). Defaults to
+	 * {@code outbox.message-format}. {@code ${...}} placeholders are resolved once.
+	 * @see MessageFormat
+	 */
+	String format() default "";
+
+	/**
 	 * Holds repeated {@link OutboxEvent} annotations.
 	 */
 	@Target(ElementType.TYPE)

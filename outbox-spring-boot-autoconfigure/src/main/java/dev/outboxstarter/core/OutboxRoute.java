@@ -12,13 +12,36 @@ import org.springframework.util.Assert;
  * @param transport transport name, e.g. {@code kafka}
  * @param destination topic, RabbitMQ {@code exchange/routing-key}, local handler name
  * @param key message and ordering key; {@code null} uses the aggregate id
+ * @param format how the message is laid out on the broker; {@code null} uses
+ * {@code outbox.message-format}
  */
-public record OutboxRoute(String eventType, String transport, String destination, @Nullable String key) {
+public record OutboxRoute(String eventType, String transport, String destination, @Nullable String key,
+		@Nullable MessageFormat format) {
 
 	public OutboxRoute {
 		Assert.hasText(eventType, "eventType must not be empty");
 		Assert.hasText(transport, "transport must not be empty");
 		Assert.hasText(destination, "destination must not be empty");
+	}
+
+	/**
+	 * A route in the format of {@code outbox.message-format}.
+	 * @param eventType stable logical event name, stored in {@code event_type}
+	 * @param transport transport name, e.g. {@code kafka}
+	 * @param destination topic, RabbitMQ {@code exchange/routing-key}, local handler name
+	 * @param key message and ordering key; {@code null} uses the aggregate id
+	 */
+	public OutboxRoute(String eventType, String transport, String destination, @Nullable String key) {
+		this(eventType, transport, destination, key, null);
+	}
+
+	/**
+	 * This route with a message format of its own.
+	 * @param format how the message is laid out on the broker
+	 * @return the route in that format
+	 */
+	public OutboxRoute withFormat(MessageFormat format) {
+		return new OutboxRoute(this.eventType, this.transport, this.destination, this.key, format);
 	}
 
 	/**

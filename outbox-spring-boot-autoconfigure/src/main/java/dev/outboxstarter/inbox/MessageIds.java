@@ -16,9 +16,16 @@ import org.springframework.util.ClassUtils;
  * Reads the outbox message id from the argument of a listener method that carries the message with
  * its headers: a Kafka {@code ConsumerRecord}, a Spring AMQP {@code Message} (the
  * {@code outbox-message-id} header, or the message id the RabbitMQ transport sets to the same value)
- * or a Spring {@code Message}.
+ * or a Spring {@code Message}. A CloudEvent's id is its message id too: the {@code ce_id} header of
+ * the Kafka binding and the {@code cloudEvents:id} application property of the AMQP binding, so a
+ * consumer deduplicates CloudEvents of any producer, not only the outbox's (whose CloudEvents carry
+ * both ids, equal).
  */
 final class MessageIds {
+
+	private static final String KAFKA_CLOUD_EVENT_ID = "ce_id";
+
+	private static final String AMQP_CLOUD_EVENT_ID = "cloudEvents:id";
 
 	private static final List<Reader> READERS = readers();
 
@@ -75,11 +82,15 @@ final class MessageIds {
 			return null;
 		}
 		return new Reader(org.apache.kafka.clients.consumer.ConsumerRecord.class, (message) -> {
-			var header = ((org.apache.kafka.clients.consumer.ConsumerRecord<?, ?>) message).headers()
-				.lastHeader(OutboxHeaders.MESSAGE_ID);
-			return (header != null && header.value() != null) ? new String(header.value(), StandardCharsets.UTF_8)
-					: null;
+			var headers = ((org.apache.kafka.clients.consumer.ConsumerRecord<?, ?>) message).headers();
+			String id = kafkaHeader(headers, OutboxHeaders.MESSAGE_ID);
+			return (id != null) ? id : kafkaHeader(headers, KAFKA_CLOUD_EVENT_ID);
 		});
+	}
+
+	private static @Nullable String kafkaHeader(org.apache.kafka.common.header.Headers headers, String name) {
+		var header = headers.lastHeader(name);
+		return (header != null && header.value() != null) ? new String(header.value(), StandardCharsets.UTF_8) : null;
 	}
 
 	private static @Nullable Reader amqpMessage(ClassLoader classLoader) {
@@ -89,14 +100,23 @@ final class MessageIds {
 		return new Reader(org.springframework.amqp.core.Message.class, (message) -> {
 			var properties = ((org.springframework.amqp.core.Message) message).getMessageProperties();
 			Object header = properties.getHeader(OutboxHeaders.MESSAGE_ID);
+			if (header == null) {
+				header = properties.getHeader(AMQP_CLOUD_EVENT_ID);
+			}
 			return (header != null) ? header.toString() : properties.getMessageId();
 		});
 	}
 
 	private static Reader springMessage() {
 		return new Reader(org.springframework.messaging.Message.class, (message) -> {
-			Object header = ((org.springframework.messaging.Message<?>) message).getHeaders()
-				.get(OutboxHeaders.MESSAGE_ID);
+			var headers = ((org.springframework.messaging.Message<?>) message).getHeaders();
+			Object header = headers.get(OutboxHeaders.MESSAGE_ID);
+			if (header == null) {
+				header = headers.get(KAFKA_CLOUD_EVENT_ID);
+			}
+			if (header == null) {
+				header = headers.get(AMQP_CLOUD_EVENT_ID);
+			}
 			if (header instanceof byte[] bytes) {
 				return new String(bytes, StandardCharsets.UTF_8);
 			}

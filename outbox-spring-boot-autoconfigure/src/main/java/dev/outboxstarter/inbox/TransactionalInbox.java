@@ -96,8 +96,9 @@ public class TransactionalInbox implements Inbox {
 				return null;
 			}
 			throw new MissingMessageIdException("Consumer '" + consumer + "' refused a message without an "
-					+ OutboxHeaders.MESSAGE_ID + " header: it did not come from the outbox, so it cannot be "
-					+ "deduplicated. Publish it through the outbox, or set outbox.inbox.missing-message-id=process "
+					+ OutboxHeaders.MESSAGE_ID + " header and without a CloudEvents id (ce_id, cloudEvents:id): it "
+					+ "did not come from the outbox, so it cannot be deduplicated. Publish it through the outbox, or "
+					+ "set outbox.inbox.missing-message-id=process "
 					+ "to process such messages without deduplication");
 		}
 		if (messageId.length() > InboxStore.MAX_ID_LENGTH) {

@@ -6,6 +6,7 @@ import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 
 import dev.outboxstarter.core.OutboxHeaders;
+import dev.outboxstarter.core.publish.CloudEventAttributes;
 import dev.outboxstarter.core.publish.OutboxMessage;
 import dev.outboxstarter.core.publish.OutboxTransport;
 import org.apache.commons.logging.Log;
@@ -27,8 +28,10 @@ import org.springframework.kafka.core.ProducerFactory;
 
 /**
  * Publishes outbox messages to Kafka: the destination is the topic, the message key the record key,
- * the JSON payload the value, and the outbox headers record headers. Sends return at once; the
- * returned future completes on the broker's acknowledgement (with the producer's {@code acks}).
+ * the JSON payload the value, and the outbox headers record headers. A message captured as a CloudEvent
+ * also gets the {@code ce_} headers of the CloudEvents Kafka binding's binary content mode and a
+ * {@code content-type} header. Sends return at once; the returned future completes on the broker's
+ * acknowledgement (with the producer's {@code acks}).
  * <p>
  * The producer's settings decide what it can promise. With {@code acks=0} nothing is acknowledged,
  * so the transport refuses to be created. Without idempotence (turned off, or implied off by
@@ -42,6 +45,10 @@ public class KafkaOutboxTransport implements OutboxTransport, DisposableBean {
 	public static final String NAME = "kafka";
 
 	private static final Log logger = LogFactory.getLog(KafkaOutboxTransport.class);
+
+	private static final String CLOUD_EVENT_HEADER_PREFIX = "ce_";
+
+	private static final String CONTENT_TYPE_HEADER = "content-type";
 
 	private final KafkaTemplate<String, byte[]> template;
 
@@ -92,6 +99,9 @@ public class KafkaOutboxTransport implements OutboxTransport, DisposableBean {
 	 * and under load delay each event once more for every batch queued ahead of it. The outbox's
 	 * producer therefore sends at once ({@code linger.ms=0}) unless the application sets
 	 * {@code linger.ms} itself ({@code spring.kafka.producer.properties.linger.ms}).
+	 * <p>
+	 * The template logs nothing per failed send: the outbox records the failure in the event's row and
+	 * its metrics, and logs the outage of a broker once.
 	 * @param producerFactory the application's producer factory
 	 * @return the transport
 	 * @throws IllegalStateException when the producer has {@code acks=0}, or settings Kafka refuses,
@@ -107,6 +117,10 @@ public class KafkaOutboxTransport implements OutboxTransport, DisposableBean {
 		}
 		KafkaTemplate<String, byte[]> template = new KafkaTemplate<>((ProducerFactory<String, byte[]>) producerFactory,
 				overrides);
+		// The template's default listener logs every failed send at ERROR: through a broker outage, every
+		// attempt of every pending event. The outbox records each failure in its row and its metrics, and
+		// logs an outage once.
+		template.setProducerListener(null);
 		return new KafkaOutboxTransport(template);
 	}
 
@@ -182,6 +196,12 @@ public class KafkaOutboxTransport implements OutboxTransport, DisposableBean {
 		add(headers, OutboxHeaders.AGGREGATE_TYPE, message.aggregateType());
 		add(headers, OutboxHeaders.AGGREGATE_ID, message.aggregateId());
 		add(headers, OutboxHeaders.OCCURRED_AT, message.occurredAt().toString());
+		CloudEventAttributes cloudEvent = CloudEventAttributes.of(message);
+		if (cloudEvent != null) {
+			// The Kafka protocol binding's binary content mode: ce_ headers, and the data's content type.
+			cloudEvent.asMap().forEach((name, value) -> add(headers, CLOUD_EVENT_HEADER_PREFIX + name, value));
+			add(headers, CONTENT_TYPE_HEADER, CloudEventAttributes.DATA_CONTENT_TYPE);
+		}
 		return headers;
 	}
 

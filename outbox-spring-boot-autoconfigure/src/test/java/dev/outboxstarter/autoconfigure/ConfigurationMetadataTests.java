@@ -3,6 +3,7 @@ package dev.outboxstarter.autoconfigure;
 import java.io.IOException;
 import java.io.InputStream;
 import java.util.List;
+import java.util.stream.Stream;
 
 import org.junit.jupiter.api.Test;
 import tools.jackson.databind.JsonNode;

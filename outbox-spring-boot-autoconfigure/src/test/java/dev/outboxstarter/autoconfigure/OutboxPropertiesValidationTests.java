@@ -1,5 +1,6 @@
 package dev.outboxstarter.autoconfigure;
 
+import java.util.List;
 import java.util.UUID;
 
 import org.junit.jupiter.api.Test;
@@ -117,6 +118,39 @@ class OutboxPropertiesValidationTests {
 			.withPropertyValues("outbox.routes[java.lang.String].destination=strings",
 					"outbox.routes[java.lang.String].eventType=string", "outbox.routes[java.lang.Integer].event-type=int",
 					"outbox.routes[java.lang.Integer].DESTINATION=ints")
+			.run((context) -> assertThat(context).hasNotFailed());
+	}
+
+	@Test
+	void messageFormatThatDoesNotExistFailsStartUpNamingTheValidOnes() {
+		this.runner.withPropertyValues("outbox.message-format=xml")
+			.run((context) -> assertThat(context).hasFailed()
+				.getFailure()
+				.hasStackTraceContaining("Failed to bind properties under 'outbox.message-format'")
+				.rootCause()
+				.hasMessageContaining("xml"));
+	}
+
+	@Test
+	void emptyOrMalformedCloudEventsSourceFailsStartUpNamingTheProperty() {
+		for (String source : List.of("", "not a uri")) {
+			this.runner.withPropertyValues("outbox.cloudevents.source=" + source)
+				.run((context) -> assertThat(context).hasFailed()
+					.getFailure()
+					.rootCause()
+					.hasMessageStartingWith("outbox.cloudevents.source=" + source + " is invalid: it must be a non-empty "
+							+ "URI-reference, e.g. /orders"));
+		}
+	}
+
+	@Test
+	void cloudEventsByDefaultWithoutASourceFailsStartUpAndTheApplicationNameIsOne() {
+		this.runner.withPropertyValues("outbox.message-format=cloudevents")
+			.run((context) -> assertThat(context).hasFailed()
+				.getFailure()
+				.rootCause()
+				.hasMessageStartingWith("outbox.message-format=cloudevents needs a CloudEvents source"));
+		this.runner.withPropertyValues("outbox.message-format=cloud-events", "spring.application.name=orders service")
 			.run((context) -> assertThat(context).hasNotFailed());
 	}
 

@@ -16,25 +16,30 @@ import dev.outboxstarter.testsupport.TopicRecorder.Received;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.tracing.Span;
 import io.micrometer.tracing.Tracer;
+import org.assertj.core.api.InstanceOfAssertFactories;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.health.contributor.HealthIndicator;
 import org.springframework.boot.health.contributor.Status;
 import org.springframework.boot.micrometer.tracing.test.autoconfigure.AutoConfigureTracing;
 import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.boot.test.system.CapturedOutput;
+import org.springframework.boot.test.system.OutputCaptureExtension;
 import org.springframework.test.annotation.DirtiesContext;
 import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
 
+import static org.assertj.core.api.Assertions.as;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 /**
  * What an operator sees through a broker outage: failed attempts and a growing backlog in the
- * metrics, health DOWN once the oldest pending event is older than allowed; and after recovery, the
- * backlog drained by the relay, health UP again, and every message still in the trace of the request
- * that raised its event.
+ * metrics, health DOWN once the oldest pending event is older than allowed, one warning in the log;
+ * and after recovery, the backlog drained by the relay, health UP again, one line in the log, and
+ * every message still in the trace of the request that raised its event.
  */
 @SpringBootTest(classes = OrdersTestApplication.class,
 		properties = { "test.topic=" + BrokerOutageOperationsIntegrationTests.TOPIC,
@@ -46,6 +51,7 @@ import static org.awaitility.Awaitility.await;
 				"spring.kafka.producer.properties.reconnect.backoff.max.ms=200" })
 @AutoConfigureTracing
 @DirtiesContext
+@ExtendWith(OutputCaptureExtension.class)
 class BrokerOutageOperationsIntegrationTests {
 
 	static final String TOPIC = "it-outage-operations";
@@ -78,7 +84,7 @@ class BrokerOutageOperationsIntegrationTests {
 	}
 
 	@Test
-	void outageShowsInMetricsAndHealthAndRecoveryDrainsTheBacklogInTheRequestsTrace() {
+	void outageShowsInMetricsHealthAndOneWarningAndRecoveryDrainsTheBacklogInTheRequestsTrace(CapturedOutput output) {
 		String prefix = "outage-" + UUID.randomUUID();
 		Span request = this.tracer.nextSpan().name("POST /orders").start();
 		try (Tracer.SpanInScope scope = this.tracer.withSpan(request)) {
@@ -105,6 +111,16 @@ class BrokerOutageOperationsIntegrationTests {
 			.containsKey("problems");
 		assertThat(gauge("outbox.transports.unavailable")).isEqualTo(1);
 		assertThat(gauge("outbox.destinations.paused")).isZero();
+		// Three times as many failed attempts as events, each of the fast path or the relay.
+		await().atMost(Duration.ofSeconds(20))
+			.pollInterval(Duration.ofMillis(50))
+			.until(() -> count("outbox.events.failed") >= 15);
+		assertThat(outboxLines(output, "WARN")).singleElement(as(InstanceOfAssertFactories.STRING))
+			.contains("Outbox transport 'kafka' is unavailable (org.apache.kafka.common.errors.TimeoutException: ")
+			.contains("logged once");
+		assertThat(outboxLines(output, "ERROR")).isEmpty();
+		assertThat(output.getAll()).as("no error from Spring Kafka per failed send")
+			.doesNotContain("LoggingProducerListener");
 
 		broker.open();
 		try (TopicRecorder topic = new TopicRecorder(TestKafka.bootstrapServers(), TOPIC)) {
@@ -135,6 +151,19 @@ class BrokerOutageOperationsIntegrationTests {
 		assertThat(this.meters.get("outbox.publish.latency").tags("transport", "kafka", "path", "relay").timer().count())
 			.isEqualTo(5);
 		assertThat(this.meters.get("outbox.relay.batch.size").summary().count()).isPositive();
+		assertThat(outboxLines(output, "WARN")).hasSize(1);
+		assertThat(outboxLines(output, "INFO")).filteredOn((line) -> line.contains("takes messages again"))
+			.singleElement(as(InstanceOfAssertFactories.STRING))
+			.containsPattern("Outbox transport 'kafka' takes messages again after being unavailable for PT[0-9.]+S");
+	}
+
+	/** The outbox's own log lines at a level. */
+	private static List<String> outboxLines(CapturedOutput output, String level) {
+		return lines(output, level).stream().filter((line) -> line.contains("d.o.core.")).toList();
+	}
+
+	private static List<String> lines(CapturedOutput output, String level) {
+		return output.getAll().lines().filter((line) -> line.contains(" " + level + " ")).toList();
 	}
 
 	private double count(String counter) {

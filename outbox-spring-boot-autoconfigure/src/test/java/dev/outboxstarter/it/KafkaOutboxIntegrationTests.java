@@ -1,8 +1,12 @@
 package dev.outboxstarter.it;
 
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Properties;
 import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -11,6 +15,7 @@ import java.util.stream.IntStream;
 
 import javax.sql.DataSource;
 
+import dev.outboxstarter.core.MessageFormat;
 import dev.outboxstarter.core.Outbox;
 import dev.outboxstarter.core.OutboxCaptureException;
 import dev.outboxstarter.core.OutboxEvent;
@@ -28,6 +33,13 @@ import dev.outboxstarter.testsupport.TestDatabase;
 import dev.outboxstarter.testsupport.TestKafka;
 import dev.outboxstarter.testsupport.TopicRecorder;
 import dev.outboxstarter.testsupport.TopicRecorder.Received;
+import io.cloudevents.CloudEvent;
+import io.cloudevents.SpecVersion;
+import io.cloudevents.kafka.CloudEventDeserializer;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.serialization.StringDeserializer;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -60,7 +72,12 @@ import static org.awaitility.Awaitility.await;
 				"outbox.fast-path.grace-period=2s", "outbox.relay.poll-interval=200ms", "outbox.max-payload-size=16KB",
 				"outbox.routes[dev.outboxstarter.it.KafkaOutboxIntegrationTests$LibraryEvent].destination=${test.topic}",
 				"outbox.routes[dev.outboxstarter.it.KafkaOutboxIntegrationTests$LibraryEvent].key=reference",
-				"outbox.routes[dev.outboxstarter.it.KafkaOutboxIntegrationTests$LibraryEvent].event-type=library-event" })
+				"outbox.routes[dev.outboxstarter.it.KafkaOutboxIntegrationTests$LibraryEvent].event-type=library-event",
+				"spring.application.name=orders-it",
+				"outbox.routes[dev.outboxstarter.it.KafkaOutboxIntegrationTests$PartnerNotified].destination="
+						+ KafkaOutboxIntegrationTests.CLOUDEVENTS_TOPIC,
+				"outbox.routes[dev.outboxstarter.it.KafkaOutboxIntegrationTests$PartnerNotified].event-type=partner-notified",
+				"outbox.routes[dev.outboxstarter.it.KafkaOutboxIntegrationTests$PartnerNotified].format=cloudevents" })
 @Import(KafkaOutboxIntegrationTests.Config.class)
 class KafkaOutboxIntegrationTests {
 
@@ -68,7 +85,14 @@ class KafkaOutboxIntegrationTests {
 
 	static final String TABLE = "outbox_it_kafka";
 
+	/** Only CloudEvents go here: the CloudEvents SDK's deserializer fails on any other record. */
+	static final String CLOUDEVENTS_TOPIC = "it-kafka-cloudevents";
+
 	private static TopicRecorder topic;
+
+	private static TopicRecorder cloudEventsTopic;
+
+	private static CloudEventsRecorder cloudEvents;
 
 	@Autowired
 	private OrderService orders;
@@ -100,6 +124,7 @@ class KafkaOutboxIntegrationTests {
 	static {
 		TestDatabase.POSTGRESQL.dropTable(TABLE);
 		TestKafka.createTopic(TOPIC, 3);
+		TestKafka.createTopic(CLOUDEVENTS_TOPIC, 3);
 	}
 
 	@DynamicPropertySource
@@ -111,11 +136,15 @@ class KafkaOutboxIntegrationTests {
 	@BeforeAll
 	static void subscribe() {
 		topic = new TopicRecorder(TestKafka.bootstrapServers(), TOPIC);
+		cloudEventsTopic = new TopicRecorder(TestKafka.bootstrapServers(), CLOUDEVENTS_TOPIC);
+		cloudEvents = new CloudEventsRecorder(TestKafka.bootstrapServers(), CLOUDEVENTS_TOPIC);
 	}
 
 	@AfterAll
 	static void unsubscribe() {
 		topic.close();
+		cloudEventsTopic.close();
+		cloudEvents.close();
 	}
 
 	@Test
@@ -135,6 +164,8 @@ class KafkaOutboxIntegrationTests {
 			assertThat(Instant.parse(record.header(OutboxHeaders.OCCURRED_AT))).isBetween(Instant.now().minusSeconds(60),
 					Instant.now());
 			assertThat(UUID.fromString(record.header(OutboxHeaders.MESSAGE_ID)).version()).isEqualTo(7);
+			assertThat(record.headers().keySet()).as("no CloudEvents header in the outbox format")
+				.noneMatch((name) -> name.startsWith("ce_") || name.equals("content-type"));
 		});
 		assertThat(received).extracting((record) -> record.header(OutboxHeaders.MESSAGE_ID)).doesNotHaveDuplicates();
 	}
@@ -352,10 +383,67 @@ class KafkaOutboxIntegrationTests {
 		assertThat(outboxRowsMentioning(customer)).isZero();
 	}
 
+	@Test
+	void eventsInTheCloudEventsFormatAreReadByACloudEventsConsumerWithEveryAttribute() {
+		String customer = unique("ce-annotated");
+		PurchaseOrder order = this.orders.place(customer, new OrderShipped(customer));
+
+		CloudEvent event = cloudEvents.await(customer);
+		Received record = awaitReceived(cloudEventsTopic, customer, 1).get(0);
+		assertThat(event.getSpecVersion()).isEqualTo(SpecVersion.V1);
+		assertThat(event.getId()).isEqualTo(outboxIdOf(customer))
+			.isEqualTo(record.header(OutboxHeaders.MESSAGE_ID));
+		assertThat(event.getType()).isEqualTo("com.acme.orders.order-shipped");
+		assertThat(event.getSource()).as("spring.application.name").isEqualTo(URI.create("orders-it"));
+		assertThat(event.getSubject()).isEqualTo(order.getId().toString());
+		assertThat(event.getTime()).isNotNull();
+		assertThat(event.getTime().toInstant()).isEqualTo(Instant.parse(record.header(OutboxHeaders.OCCURRED_AT)))
+			.isBetween(Instant.now().minusSeconds(60), Instant.now());
+		assertThat(event.getDataContentType()).isEqualTo("application/json");
+		assertThat(event.getDataSchema()).isNull();
+		assertThat(event.getExtensionNames()).isEmpty();
+		assertThat(event.getData()).isNotNull();
+		assertThat(new String(event.getData().toBytes(), StandardCharsets.UTF_8))
+			.isEqualTo("{\"customer\":\"" + customer + "\"}");
+		assertThat(record.key()).isEqualTo(order.getId().toString());
+		assertThat(record.header(OutboxHeaders.EVENT_TYPE)).as("the outbox headers stay")
+			.isEqualTo("com.acme.orders.order-shipped");
+	}
+
+	@Test
+	void eventsRoutedAsCloudEventsByPropertiesOrARouterBeanAreCloudEvents() {
+		String partner = unique("ce-properties");
+		String audited = unique("ce-router");
+		this.transactions.executeWithoutResult((status) -> {
+			this.publisher.publishEvent(new PartnerNotified(partner));
+			this.publisher.publishEvent(new Audited(audited));
+		});
+
+		CloudEvent byProperties = cloudEvents.await(partner);
+		assertThat(byProperties.getId()).isEqualTo(outboxIdOf(partner));
+		assertThat(byProperties.getType()).isEqualTo("partner-notified");
+		assertThat(byProperties.getSource()).isEqualTo(URI.create("orders-it"));
+		assertThat(byProperties.getSubject()).as("no aggregate raised it").isNull();
+		assertThat(byProperties.getDataContentType()).isEqualTo("application/json");
+		CloudEvent byRouter = cloudEvents.await(audited);
+		assertThat(byRouter.getId()).isEqualTo(outboxIdOf(audited));
+		assertThat(byRouter.getType()).isEqualTo("audited");
+		assertThat(awaitReceived(cloudEventsTopic, audited, 1).get(0).key()).isEqualTo("audit-key");
+	}
+
+	private String outboxIdOf(String marker) {
+		return this.jdbc.queryForObject("SELECT CAST(id AS VARCHAR(36)) FROM " + TABLE + " WHERE payload LIKE ?",
+				String.class, "%" + marker + "%");
+	}
+
 	private List<Received> awaitReceived(String marker, int count) {
+		return awaitReceived(topic, marker, count);
+	}
+
+	private static List<Received> awaitReceived(TopicRecorder recorder, String marker, int count) {
 		return await().atMost(Duration.ofSeconds(30))
 			.pollInterval(Duration.ofMillis(50))
-			.until(() -> topic.poll().stream().filter((record) -> record.value().contains(marker)).toList(),
+			.until(() -> recorder.poll().stream().filter((record) -> record.value().contains(marker)).toList(),
 					(records) -> records.size() >= count);
 	}
 
@@ -376,6 +464,65 @@ class KafkaOutboxIntegrationTests {
 
 	/** Routed by an OutboxEventRouter bean. */
 	record RoutedByBean(String name) {
+	}
+
+	@OutboxEvent(destination = CLOUDEVENTS_TOPIC, type = "com.acme.orders.order-shipped", format = "cloudevents")
+	record OrderShipped(String customer) {
+	}
+
+	/** A CloudEvent by its outbox.routes properties. */
+	record PartnerNotified(String partner) {
+	}
+
+	/** A CloudEvent by the route of an OutboxEventRouter bean. */
+	record Audited(String entry) {
+	}
+
+	/** Reads the topic from the beginning with the CloudEvents SDK's Kafka deserializer. */
+	static final class CloudEventsRecorder implements AutoCloseable {
+
+		private final KafkaConsumer<String, CloudEvent> consumer;
+
+		private final List<CloudEvent> received = new ArrayList<>();
+
+		CloudEventsRecorder(String bootstrapServers, String topic) {
+			Properties config = new Properties();
+			config.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
+			config.put(ConsumerConfig.GROUP_ID_CONFIG, "cloudevents-" + UUID.randomUUID());
+			config.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false");
+			this.consumer = new KafkaConsumer<>(config, new StringDeserializer(), new CloudEventDeserializer());
+			List<TopicPartition> partitions = this.consumer.partitionsFor(topic, Duration.ofSeconds(30))
+				.stream()
+				.map((info) -> new TopicPartition(topic, info.partition()))
+				.toList();
+			this.consumer.assign(partitions);
+			this.consumer.seekToBeginning(partitions);
+		}
+
+		/** Waits for the CloudEvent whose data mentions a marker. */
+		synchronized CloudEvent await(String marker) {
+			return org.awaitility.Awaitility.await()
+				.atMost(Duration.ofSeconds(30))
+				.pollInterval(Duration.ofMillis(50))
+				.until(() -> {
+					poll();
+					return this.received.stream()
+						.filter((event) -> event.getData() != null
+								&& new String(event.getData().toBytes(), StandardCharsets.UTF_8).contains(marker))
+						.findFirst()
+						.orElse(null);
+				}, java.util.Objects::nonNull);
+		}
+
+		private void poll() {
+			this.consumer.poll(Duration.ofMillis(100)).forEach((record) -> this.received.add(record.value()));
+		}
+
+		@Override
+		public void close() {
+			this.consumer.close(Duration.ofSeconds(5));
+		}
+
 	}
 
 	record PlainEvent(String name) {
@@ -444,6 +591,12 @@ class KafkaOutboxIntegrationTests {
 		OutboxEventRouter routedByBeanRouter() {
 			return (event) -> (event instanceof RoutedByBean) ? OutboxRoute.kafka("routed-by-bean", TOPIC, "router-key")
 					: null;
+		}
+
+		@Bean
+		OutboxEventRouter auditedRouter() {
+			return (event) -> (event instanceof Audited)
+					? OutboxRoute.kafka("audited", CLOUDEVENTS_TOPIC, "audit-key").withFormat(MessageFormat.CLOUDEVENTS) : null;
 		}
 
 	}

@@ -42,12 +42,15 @@ class RabbitInboxIntegrationTests {
 
 	static final String QUEUE = "it-rabbit-inbox";
 
+	static final String CLOUDEVENTS_QUEUE = "it-rabbit-inbox-cloudevents";
+
 	static final String INBOX = "inbox_it_rabbit";
 
 	static {
 		TestDatabase.POSTGRESQL.dropTable("outbox_it_rabbit_inbox");
 		TestDatabase.POSTGRESQL.dropTable(INBOX);
 		RabbitTestBroker.deleteQueue(QUEUE);
+		RabbitTestBroker.deleteQueue(CLOUDEVENTS_QUEUE);
 	}
 
 	@Autowired
@@ -89,6 +92,34 @@ class RabbitInboxIntegrationTests {
 			.containsExactlyInAnyOrder(twice, once);
 	}
 
+	@Test
+	void aCloudEventOfAnotherProducerDeliveredTwiceHasItsEffectOnceByItsCloudEventsId() {
+		String twice = "ce-" + UUID.randomUUID();
+		String once = "ce-" + UUID.randomUUID();
+		sendCloudEvent(twice);
+		sendCloudEvent(twice);
+		sendCloudEvent(once);
+
+		await().atMost(Duration.ofSeconds(20)).until(() -> this.consumer.cloudEvents().contains(once));
+		await().atMost(Duration.ofSeconds(20))
+			.until(() -> this.meters.find("outbox.inbox.duplicates").tag("consumer", "auditing").counter() != null);
+		assertThat(this.meters.get("outbox.inbox.duplicates").tag("consumer", "auditing").counter().count())
+			.isEqualTo(1);
+		assertThat(this.consumer.cloudEvents()).containsExactly(twice, once);
+	}
+
+	/** A CloudEvent in the AMQP binding's binary mode, with no outbox header and no AMQP message id. */
+	private void sendCloudEvent(String id) {
+		Message message = MessageBuilder.withBody("{\"entry\":1}".getBytes())
+			.setContentType("application/json")
+			.setHeader("cloudEvents:specversion", "1.0")
+			.setHeader("cloudEvents:id", id)
+			.setHeader("cloudEvents:source", "/another-service")
+			.setHeader("cloudEvents:type", "com.acme.audit.entry-recorded")
+			.build();
+		this.rabbit.send("", CLOUDEVENTS_QUEUE, message);
+	}
+
 	private void send(String messageId, String body) {
 		Message message = MessageBuilder.withBody(body.getBytes())
 			.setMessageId(messageId)
@@ -111,6 +142,8 @@ class RabbitInboxIntegrationTests {
 
 		private final List<String> effects = new CopyOnWriteArrayList<>();
 
+		private final List<String> cloudEvents = new CopyOnWriteArrayList<>();
+
 		@RabbitListener(queuesToDeclare = @Queue(QUEUE))
 		@IdempotentConsumer("invoicing")
 		public void onMessage(Message message) {
@@ -120,6 +153,16 @@ class RabbitInboxIntegrationTests {
 		// Through a method: the test holds the class-based proxy, whose own fields are unused.
 		public List<String> effects() {
 			return this.effects;
+		}
+
+		@RabbitListener(queuesToDeclare = @Queue(CLOUDEVENTS_QUEUE))
+		@IdempotentConsumer("auditing")
+		public void onCloudEvent(Message message) {
+			this.cloudEvents.add(message.getMessageProperties().getHeader("cloudEvents:id"));
+		}
+
+		public List<String> cloudEvents() {
+			return this.cloudEvents;
 		}
 
 	}

@@ -45,7 +45,7 @@ import static org.awaitility.Awaitility.await;
 				"outbox.rabbit.enabled=true", "spring.rabbitmq.publisher-confirm-type=correlated",
 				"spring.rabbitmq.publisher-returns=true",
 				"outbox.relay.poll-interval=100ms", "outbox.retry.initial-delay=100ms", "outbox.retry.max-delay=200ms",
-				"outbox.retry.max-attempts=3" })
+				"outbox.retry.max-attempts=3", "outbox.cloudevents.source=https://acme.example/orders" })
 class RabbitOutboxIntegrationTests {
 
 	static final String EXCHANGE = "it-rabbit-orders";
@@ -140,7 +140,38 @@ class RabbitOutboxIntegrationTests {
 		assertThat(occurredAt).isBetween(Instant.now().minusSeconds(60), Instant.now());
 		// AMQP timestamps are whole seconds.
 		assertThat(properties.getTimestamp().toInstant()).isEqualTo(occurredAt.truncatedTo(ChronoUnit.SECONDS));
+		assertThat(headers.keySet()).as("no CloudEvents header in the outbox format")
+			.noneMatch((name) -> name.startsWith("cloudEvents") || name.startsWith("ce_"));
 		await().atMost(Duration.ofSeconds(10)).until(() -> status(customer).equals("PUBLISHED"));
+	}
+
+	@Test
+	void eventInTheCloudEventsFormatCarriesTheAmqpBindingsApplicationPropertiesAndJsonContentType() {
+		String customer = unique("ce");
+		PurchaseOrder order = this.orders.place(customer, new RabbitOrderShipped(customer));
+
+		Message message = awaitReceived(placed, customer, 1).get(0);
+		String outboxId = this.jdbc.queryForObject("SELECT CAST(id AS VARCHAR(36)) FROM " + TABLE + " WHERE payload LIKE ?",
+				String.class, "%" + customer + "%");
+		MessageProperties properties = message.getMessageProperties();
+		Map<String, Object> headers = properties.getHeaders();
+		assertThat(header(headers, "cloudEvents:id")).isEqualTo(outboxId);
+		assertThat(header(headers, "cloudEvents:source")).isEqualTo("https://acme.example/orders");
+		assertThat(header(headers, "cloudEvents:specversion")).isEqualTo("1.0");
+		assertThat(header(headers, "cloudEvents:type")).isEqualTo("com.acme.orders.order-shipped");
+		assertThat(header(headers, "cloudEvents:subject")).isEqualTo(order.getId().toString());
+		assertThat(Instant.parse(header(headers, "cloudEvents:time")))
+			.isEqualTo(Instant.parse(header(headers, OutboxHeaders.OCCURRED_AT)))
+			.isBetween(Instant.now().minusSeconds(60), Instant.now());
+		assertThat(headers.keySet()).filteredOn((name) -> name.startsWith("cloudEvents:"))
+			.containsExactlyInAnyOrder("cloudEvents:id", "cloudEvents:source", "cloudEvents:specversion",
+					"cloudEvents:type", "cloudEvents:subject", "cloudEvents:time");
+		assertThat(headers.keySet()).as("stored as ce_ headers, sent in the AMQP binding's names")
+			.noneMatch((name) -> name.startsWith("ce_"));
+		assertThat(properties.getContentType()).isEqualTo("application/json");
+		assertThat(body(message)).isEqualTo("{\"customer\":\"" + customer + "\"}");
+		assertThat(header(headers, OutboxHeaders.MESSAGE_ID)).as("the outbox headers stay").isEqualTo(outboxId);
+		assertThat(properties.getMessageId()).isEqualTo(outboxId);
 	}
 
 	@Test
@@ -246,6 +277,11 @@ class RabbitOutboxIntegrationTests {
 
 	@OutboxEvent(transport = "rabbit", destination = "${test.exchange}/orders.placed", type = "order-placed")
 	record RabbitOrderPlaced(String customer, int line) {
+	}
+
+	@OutboxEvent(transport = "rabbit", destination = "${test.exchange}/orders.placed",
+			type = "com.acme.orders.order-shipped", format = "cloudevents")
+	record RabbitOrderShipped(String customer) {
 	}
 
 	@OutboxEvent(transport = "rabbit", destination = "${test.exchange}/orders.unbound")

@@ -8,6 +8,7 @@ import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.Collectors;
 
@@ -95,6 +96,46 @@ class KafkaOutboxTransportTests {
 					Map.of(ProducerConfig.ACKS_CONFIG, "1", ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, "true")))
 			.withMessageContaining("enable.idempotence=true with acks=1")
 			.withMessageContaining("Set spring.kafka.producer.acks=all");
+	}
+
+	@Test
+	void messageIsACloudEventWhenItsStoredHeadersSaySoWhateverThePublishingInstanceIsConfiguredFor()
+			throws Exception {
+		TestKafka.createTopic(TOPIC, 1);
+		KafkaOutboxTransport kafka = transport(Map.of("bootstrap.servers", TestKafka.bootstrapServers()));
+		try (TopicRecorder topic = new TopicRecorder(TestKafka.bootstrapServers(), TOPIC)) {
+			Instant occurredAt = Instant.parse("2026-11-25T10:15:30.123456Z");
+			OutboxMessage cloudEvent = new OutboxMessage(UUID.randomUUID(), "com.acme.orders.order-placed", "Order", "7",
+					TOPIC, "7", "{}", Map.of("ce_specversion", "1.0", "ce_source", "/orders", "traceparent", "t"),
+					occurredAt);
+			OutboxMessage plain = new OutboxMessage(UUID.randomUUID(), "order-placed", "Order", "7", TOPIC, "7", "{}",
+					Map.of("traceparent", "t"), occurredAt);
+
+			kafka.send(cloudEvent).get(30, TimeUnit.SECONDS);
+			kafka.send(plain).get(30, TimeUnit.SECONDS);
+
+			Map<String, TopicRecorder.Received> byId = await().atMost(Duration.ofSeconds(30))
+				.pollInterval(Duration.ofMillis(50))
+				.until(() -> topic.poll()
+					.stream()
+					.collect(Collectors.toMap((record) -> record.header(OutboxHeaders.MESSAGE_ID), (record) -> record,
+							(first, second) -> first)),
+						(received) -> received.containsKey(plain.id().toString()));
+			assertThat(byId.get(cloudEvent.id().toString()).headers()).containsEntry("ce_id", cloudEvent.id().toString())
+				.containsEntry("ce_source", "/orders")
+				.containsEntry("ce_specversion", "1.0")
+				.containsEntry("ce_type", "com.acme.orders.order-placed")
+				.containsEntry("ce_subject", "7")
+				.containsEntry("ce_time", "2026-11-25T10:15:30.123456Z")
+				.containsEntry("content-type", "application/json")
+				.containsEntry(OutboxHeaders.MESSAGE_ID, cloudEvent.id().toString())
+				.containsEntry("traceparent", "t");
+			assertThat(byId.get(plain.id().toString()).headers().keySet())
+				.noneMatch((name) -> name.startsWith("ce_") || name.equals("content-type"));
+		}
+		finally {
+			kafka.destroy();
+		}
 	}
 
 	@Test

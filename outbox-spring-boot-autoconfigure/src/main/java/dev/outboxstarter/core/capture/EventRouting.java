@@ -9,11 +9,13 @@ import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 
+import dev.outboxstarter.core.MessageFormat;
 import dev.outboxstarter.core.OutboxCaptureException;
 import dev.outboxstarter.core.OutboxConfigurationException;
 import dev.outboxstarter.core.OutboxEvent;
 import dev.outboxstarter.core.OutboxEventRouter;
 import dev.outboxstarter.core.OutboxRoute;
+import dev.outboxstarter.core.publish.CloudEventAttributes;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.core.annotation.MergedAnnotation;
@@ -65,6 +67,10 @@ public class EventRouting {
 
 	private final PropertyResolver placeholders;
 
+	private final MessageFormat defaultFormat;
+
+	private final @Nullable String cloudEventSource;
+
 	private final Map<Class<?>, TypeRoutes> byType = new ConcurrentHashMap<>();
 
 	/**
@@ -79,11 +85,11 @@ public class EventRouting {
 	 */
 	public EventRouting(List<OutboxEventRouter> routers, Map<String, RouteDefinition> configured,
 			String defaultTransport, Set<String> transports, PropertyResolver placeholders) {
-		this(routers, configured, defaultTransport, transports, null, placeholders);
+		this(routers, configured, defaultTransport, transports, null, placeholders, MessageFormat.OUTBOX, null);
 	}
 
 	/**
-	 * Creates the routing with transports that are there but must not be routed to.
+	 * Creates the routing.
 	 * @param routers router beans, in order
 	 * @param configured routes by fully qualified event class name
 	 * @param defaultTransport transport of routes that name none
@@ -91,17 +97,28 @@ public class EventRouting {
 	 * @param whyOthersAreNot why other transports may not be routed to and what to do instead, or
 	 * {@code null} when the others are simply missing (their dependency is not there)
 	 * @param placeholders resolves {@code ${...}} in annotation values
+	 * @param defaultFormat message format of routes that name none
+	 * @param cloudEventSource the CloudEvents {@code source} of events captured as CloudEvents, or
+	 * {@code null} when none is configured
 	 * @throws IllegalStateException when a configured route names a class that does not exist, a
-	 * transport that may not be routed to or a key expression that does not parse, naming its property
+	 * transport that may not be routed to, a key expression that does not parse or a format that does not
+	 * exist, or when CloudEvents are asked for without a source, naming the property
 	 */
 	public EventRouting(List<OutboxEventRouter> routers, Map<String, RouteDefinition> configured,
 			String defaultTransport, Set<String> transports, @Nullable String whyOthersAreNot,
-			PropertyResolver placeholders) {
+			PropertyResolver placeholders, MessageFormat defaultFormat, @Nullable String cloudEventSource) {
 		this.whyOthersAreNot = whyOthersAreNot;
 		this.routers = List.copyOf(routers);
 		this.defaultTransport = defaultTransport;
 		this.transports = Set.copyOf(transports);
 		this.placeholders = placeholders;
+		this.defaultFormat = defaultFormat;
+		this.cloudEventSource = cloudEventSource;
+		if (defaultFormat == MessageFormat.CLOUDEVENTS && cloudEventSource == null) {
+			throw new OutboxConfigurationException("outbox.message-format=cloudevents needs a CloudEvents source, "
+					+ "the application that publishes the events", "Set outbox.cloudevents.source (e.g. /orders or "
+							+ "https://acme.com/orders), or spring.application.name, which it defaults to");
+		}
 		this.configured = checkedRoutes(configured);
 	}
 
@@ -140,6 +157,19 @@ public class EventRouting {
 							"Correct the expression, e.g. #event.orderId() or #aggregate.id");
 				}
 			}
+			if (StringUtils.hasText(route.format())) {
+				MessageFormat format = MessageFormat.named(route.format());
+				if (format == null) {
+					throw new OutboxConfigurationException(
+							property + ".format '" + route.format() + "' is not a message format",
+							"Use 'outbox' or 'cloudevents'");
+				}
+				if (format == MessageFormat.CLOUDEVENTS && this.cloudEventSource == null) {
+					throw new OutboxConfigurationException(property + ".format=cloudevents needs a CloudEvents "
+							+ "source, the application that publishes the events", "Set outbox.cloudevents.source "
+									+ "(e.g. /orders), or spring.application.name, which it defaults to");
+				}
+			}
 			// A nested class may be written Outer.Inner; the routes are looked up by Outer$Inner.
 			byClassName.put(type.getName(), route);
 		});
@@ -161,8 +191,9 @@ public class EventRouting {
 				for (OutboxRoute route : routes) {
 					checkTransport(event.getClass(), route.eventType(), route.transport());
 					String key = (route.key() != null) ? route.key() : defaultKey(aggregate);
-					resolved.add(checked(event.getClass(),
-							new ResolvedRoute(route.eventType(), route.transport(), route.destination(), key)));
+					MessageFormat format = (route.format() != null) ? route.format() : this.defaultFormat;
+					resolved.add(checked(event.getClass(), new ResolvedRoute(route.eventType(), route.transport(),
+							route.destination(), key, formatHeaders(event.getClass(), route.eventType(), format))));
 				}
 				return resolved;
 			}
@@ -230,7 +261,7 @@ public class EventRouting {
 		for (MergedAnnotation<OutboxEvent> annotation : annotations) {
 			if (annotation.getAggregateIndex() == nearest) {
 				definitions.add(new RouteDefinition(text(annotation, "type"), transportOf(text(annotation, "transport")),
-						text(annotation, "destination"), annotation.getString("key")));
+						text(annotation, "destination"), annotation.getString("key"), text(annotation, "format")));
 			}
 		}
 		RouteDefinition configured = configuredFor(type);
@@ -239,9 +270,10 @@ public class EventRouting {
 			int index = indexOfTransport(definitions, transport);
 			RouteDefinition base = (index >= 0) ? definitions.get(index)
 					: new RouteDefinition(definitions.isEmpty() ? null : definitions.get(0).eventType(), transport, null,
-							null);
+							null, null);
 			RouteDefinition merged = new RouteDefinition(pick(configured.eventType(), base.eventType()), transport,
-					pick(configured.destination(), base.destination()), pick(configured.key(), base.key()));
+					pick(configured.destination(), base.destination()), pick(configured.key(), base.key()),
+					pick(configured.format(), base.format()));
 			if (index >= 0) {
 				definitions.set(index, merged);
 			}
@@ -266,7 +298,37 @@ public class EventRouting {
 				? parts(parse(type, eventType, "destination", destination, true)) : null;
 		String key = definition.key();
 		Expression keyExpression = StringUtils.hasText(key) ? parse(type, eventType, "key", key, false) : null;
-		return new TypeRoute(type, eventType, transport, destination, destinationParts, key, keyExpression);
+		return new TypeRoute(type, eventType, transport, destination, destinationParts, key, keyExpression,
+				formatHeaders(type, eventType, formatOf(type, eventType, definition.format())));
+	}
+
+	private MessageFormat formatOf(Class<?> type, String eventType, @Nullable String name) {
+		if (!StringUtils.hasText(name)) {
+			return this.defaultFormat;
+		}
+		MessageFormat format = MessageFormat.named(name);
+		if (format == null) {
+			throw new OutboxCaptureException(describe(type, eventType) + " asks for the message format '" + name
+					+ "', which does not exist: use 'outbox' or 'cloudevents' in @OutboxEvent(format = ...) or "
+					+ "outbox.routes[" + type.getName() + "].format");
+		}
+		return format;
+	}
+
+	/**
+	 * The headers stored with each event of a route, which record its format: the relay that publishes
+	 * the event may run on another instance, configured otherwise, and must publish it as it was captured.
+	 */
+	private Map<String, String> formatHeaders(Class<?> type, String eventType, MessageFormat format) {
+		if (format == MessageFormat.OUTBOX) {
+			return Map.of();
+		}
+		if (this.cloudEventSource == null) {
+			throw new OutboxCaptureException(describe(type, eventType) + " is published as a CloudEvent, which needs "
+					+ "a source, the application that publishes it: set outbox.cloudevents.source (e.g. /orders), "
+					+ "or spring.application.name, which it defaults to");
+		}
+		return CloudEventAttributes.storedHeaders(this.cloudEventSource);
 	}
 
 	private @Nullable RouteDefinition configuredFor(Class<?> type) {
@@ -377,10 +439,12 @@ public class EventRouting {
 	}
 
 	private record TypeRoute(Class<?> type, String eventType, String transport, String destination,
-			Expression @Nullable [] destinationParts, @Nullable String keySource, @Nullable Expression key) {
+			Expression @Nullable [] destinationParts, @Nullable String keySource, @Nullable Expression key,
+			Map<String, String> formatHeaders) {
 
 		ResolvedRoute resolve(Object event, @Nullable AggregateRef aggregate) {
-			return new ResolvedRoute(this.eventType, this.transport, destination(event), key(event, aggregate));
+			return new ResolvedRoute(this.eventType, this.transport, destination(event), key(event, aggregate),
+					this.formatHeaders);
 		}
 
 		private String destination(Object event) {

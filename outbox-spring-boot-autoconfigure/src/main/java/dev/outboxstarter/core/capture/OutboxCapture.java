@@ -115,9 +115,18 @@ public class OutboxCapture {
 		for (ResolvedRoute route : routes) {
 			buffer.add(new CapturedEvent(UuidV7.generate(), (aggregate != null) ? aggregate.type() : null,
 					(aggregate != null) ? aggregate.idAsString() : null, route.eventType(), route.transport(),
-					route.destination(), route.key(), payload, headers));
+					route.destination(), route.key(), payload, withFormatHeaders(headers, route)));
 		}
 		return true;
+	}
+
+	private static Map<String, String> withFormatHeaders(Map<String, String> headers, ResolvedRoute route) {
+		if (route.formatHeaders().isEmpty()) {
+			return headers;
+		}
+		Map<String, String> merged = new LinkedHashMap<>(headers);
+		merged.putAll(route.formatHeaders());
+		return merged;
 	}
 
 	private Map<String, String> contributedHeaders() {

@@ -1,5 +1,7 @@
 package dev.outboxstarter.core.capture;
 
+import java.util.Map;
+
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -9,6 +11,13 @@ import org.jspecify.annotations.Nullable;
  * @param transport transport name
  * @param destination topic or the transport's equivalent
  * @param key message key, if any
+ * @param formatHeaders headers its message format stores with the event (none for the outbox format)
  */
-record ResolvedRoute(String eventType, String transport, String destination, @Nullable String key) {
+record ResolvedRoute(String eventType, String transport, String destination, @Nullable String key,
+		Map<String, String> formatHeaders) {
+
+	ResolvedRoute(String eventType, String transport, String destination, @Nullable String key) {
+		this(eventType, transport, destination, key, Map.of());
+	}
+
 }

@@ -35,8 +35,8 @@ import org.springframework.transaction.support.TransactionTemplate;
  * commits, which releases the locks.
  * <p>
  * A failure that says the broker is unavailable (see {@link OutboxTransport#isUnavailable}) is told
- * apart by its scope. If the transport acknowledged messages to other destinations after the failed
- * send began, only the destination is unavailable (a Kafka topic that does not exist, where the broker
+ * apart by its scope. If the transport acknowledged messages to other destinations since the batch
+ * started, only the destination is unavailable (a Kafka topic that does not exist, where the broker
  * does not create topics, fails exactly like an unreachable broker): sends to it pause, with growing
  * pauses while it keeps failing, and the transport's other destinations go on; its events claimed
  * meanwhile are postponed unsent until the pause is over, which is not an attempt. Otherwise the
@@ -149,19 +149,37 @@ public class BatchDelivery {
 		return this.outages;
 	}
 
+	/**
+	 * Notes the transports that take messages again and those found unavailable. Each outage is logged
+	 * twice, whichever path finds it, however long it lasts: a warning with its cause when it starts,
+	 * a line when the transport takes messages again. Every failed attempt in between is in the
+	 * metrics and the rows' {@code last_error}, not in the log.
+	 */
 	private void resumeTransports(Outcome outcome) {
 		Set<String> acknowledging = new HashSet<>();
 		outcome.published.forEach((published) -> acknowledging.add(published.event().transport()));
+		long now = System.nanoTime();
 		for (String transport : acknowledging) {
-			if (!outcome.unavailableTransports.contains(transport) && this.outages.transportAcknowledged(transport)) {
+			if (outcome.unavailableTransports.contains(transport)) {
+				continue;
+			}
+			Duration outage = this.outages.transportAcknowledged(transport, now);
+			if (outage != null) {
 				Integer resumed = this.transactionTemplate.execute((status) -> this.store.resumeBackedOff(transport));
-				if (resumed != null && resumed > 0) {
-					logger.info("Outbox transport '" + transport + "' takes messages again; " + resumed
-							+ " events waiting out a retry backoff are due now");
-				}
+				logger.info("Outbox transport '" + transport + "' takes messages again after being unavailable for "
+						+ Duration.ofMillis(outage.toMillis()) + ((resumed != null && resumed > 0)
+								? "; " + resumed + " events waiting out a retry backoff are due now" : ""));
 			}
 		}
-		this.outages.transportsUnavailable(outcome.unavailableTransports);
+		for (String transport : outcome.unavailableTransports) {
+			if (this.outages.transportUnavailable(transport, now)) {
+				UnavailableSend first = outcome.firstUnavailableSendTo(transport);
+				logger.warn("Outbox transport '" + transport + "' is unavailable"
+						+ ((first != null) ? " (" + first.error() + ")" : "") + "; its events stay pending and are "
+						+ "retried with backoff, never DEAD for the outage. This is logged once: the next line says "
+						+ "when it takes messages again; until then see the outbox.transports.unavailable gauge");
+			}
+		}
 	}
 
 	/**

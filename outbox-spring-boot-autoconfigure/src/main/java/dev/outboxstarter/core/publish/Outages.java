@@ -1,11 +1,10 @@
 package dev.outboxstarter.core.publish;
 
+import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Collection;
 import java.util.Collections;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.SortedSet;
 import java.util.TreeSet;
 import java.util.concurrent.ConcurrentHashMap;
@@ -39,7 +38,8 @@ public final class Outages {
 
 	private final RetryPolicy retryPolicy;
 
-	private final Set<String> unavailableTransports = ConcurrentHashMap.newKeySet();
+	/** By transport, when it was found unavailable ({@link System#nanoTime()}). */
+	private final Map<String, Long> unavailableTransports = new ConcurrentHashMap<>();
 
 	/** By transport, its latest acknowledgements. */
 	private final Map<String, LatestAcknowledgements> acknowledgements = new ConcurrentHashMap<>();
@@ -62,7 +62,7 @@ public final class Outages {
 	 * @return their names, in order
 	 */
 	public SortedSet<String> unavailableTransports() {
-		return Collections.unmodifiableSortedSet(new TreeSet<>(this.unavailableTransports));
+		return Collections.unmodifiableSortedSet(new TreeSet<>(this.unavailableTransports.keySet()));
 	}
 
 	/**
@@ -86,16 +86,22 @@ public final class Outages {
 		return !this.unavailableTransports.isEmpty();
 	}
 
-	void transportsUnavailable(Collection<String> transports) {
-		this.unavailableTransports.addAll(transports);
+	/**
+	 * Notes that the transport was found unavailable. The fast path and the relay may both find it so
+	 * at once: one of them is told it is new.
+	 * @return whether it was available until now
+	 */
+	boolean transportUnavailable(String transport, long now) {
+		return this.unavailableTransports.putIfAbsent(transport, now) == null;
 	}
 
 	/**
 	 * Notes that the transport acknowledged a message.
-	 * @return whether it was unavailable until now
+	 * @return how long it had been unavailable, or {@code null} when it was available
 	 */
-	boolean transportAcknowledged(String transport) {
-		return this.unavailableTransports.remove(transport);
+	@Nullable Duration transportAcknowledged(String transport, long now) {
+		Long since = this.unavailableTransports.remove(transport);
+		return (since != null) ? Duration.ofNanos(now - since) : null;
 	}
 
 	void destinationAcknowledged(Destination destination, long now) {

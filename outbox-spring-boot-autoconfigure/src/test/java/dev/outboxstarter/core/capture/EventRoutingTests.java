@@ -4,6 +4,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 
+import dev.outboxstarter.core.MessageFormat;
 import dev.outboxstarter.core.OutboxCaptureException;
 import dev.outboxstarter.core.OutboxEvent;
 import dev.outboxstarter.core.OutboxEventRouter;
@@ -252,6 +253,73 @@ class EventRoutingTests {
 				new ResolvedRoute("both", "kafka", "topic", "3"), new ResolvedRoute("both", "rabbit", "ex/rk", "k"));
 	}
 
+	@Test
+	void cloudEventsFormatIsRecordedInTheStoredHeadersByAnnotationRoutePropertyOrGlobalDefault() {
+		Map<String, String> cloudEvent = Map.of("ce_specversion", "1.0", "ce_source", "/orders");
+		EventRouting outboxByDefault = cloudEventRouting(MessageFormat.OUTBOX,
+				Map.of(Plain.class.getName(), new RouteDefinition(null, null, "plain", null, "cloud-events")));
+
+		assertThat(outboxByDefault.routesFor(new AsCloudEvent(), null).get(0).formatHeaders()).isEqualTo(cloudEvent);
+		assertThat(outboxByDefault.routesFor(new Plain("x"), null).get(0).formatHeaders()).isEqualTo(cloudEvent);
+		assertThat(outboxByDefault.routesFor(new Placed("x"), null).get(0).formatHeaders()).isEmpty();
+
+		EventRouting cloudEventsByDefault = cloudEventRouting(MessageFormat.CLOUDEVENTS, Map.of());
+		assertThat(cloudEventsByDefault.routesFor(new Placed("x"), null).get(0).formatHeaders()).isEqualTo(cloudEvent);
+		assertThat(cloudEventsByDefault.routesFor(new AsOutbox(), null).get(0).formatHeaders()).isEmpty();
+	}
+
+	@Test
+	void routerRouteInTheCloudEventsFormatRecordsItAndOneWithoutAFormatTakesTheDefault() {
+		OutboxEventRouter router = (event) -> OutboxRoute.kafka("routed", "t", "k");
+		OutboxEventRouter cloudEvents = (event) -> OutboxRoute.kafka("routed", "t", "k")
+			.withFormat(MessageFormat.CLOUDEVENTS);
+
+		assertThat(new EventRouting(List.of(cloudEvents), Map.of(), "kafka", Set.of("kafka"), null, this.environment,
+				MessageFormat.OUTBOX, "/orders")
+			.routesFor(new Plain("x"), null)
+			.get(0)
+			.formatHeaders()).containsEntry("ce_source", "/orders");
+		assertThat(new EventRouting(List.of(router), Map.of(), "kafka", Set.of("kafka"), null, this.environment,
+				MessageFormat.CLOUDEVENTS, "/orders")
+			.routesFor(new Plain("x"), null)
+			.get(0)
+			.formatHeaders()).containsEntry("ce_specversion", "1.0");
+	}
+
+	@Test
+	void formatThatDoesNotExistIsRefusedNamingTheValueAndTheChoices() {
+		assertThatExceptionOfType(OutboxCaptureException.class)
+			.isThrownBy(() -> routing(Map.of()).routesFor(new UnknownFormat(), null))
+			.withMessageStartingWith("Event 'UnknownFormat' (" + UnknownFormat.class.getName() + ") asks for the "
+					+ "message format 'xml', which does not exist: use 'outbox' or 'cloudevents'");
+		assertThatIllegalStateException()
+			.isThrownBy(() -> routing(Map.of(Plain.class.getName(), new RouteDefinition(null, null, "t", null, "avro"))))
+			.withMessage("outbox.routes[" + Plain.class.getName() + "].format 'avro' is not a message format. Use "
+					+ "'outbox' or 'cloudevents'");
+	}
+
+	@Test
+	void cloudEventsWithoutASourceAreRefusedSayingHowToSetOne() {
+		assertThatExceptionOfType(OutboxCaptureException.class)
+			.isThrownBy(() -> routing(Map.of()).routesFor(new AsCloudEvent(), null))
+			.withMessageContaining("is published as a CloudEvent, which needs a source")
+			.withMessageContaining("set outbox.cloudevents.source (e.g. /orders), or spring.application.name");
+		assertThatIllegalStateException()
+			.isThrownBy(() -> routing(
+					Map.of(Plain.class.getName(), new RouteDefinition(null, null, "t", null, "cloudevents"))))
+			.withMessageStartingWith("outbox.routes[" + Plain.class.getName() + "].format=cloudevents needs a "
+					+ "CloudEvents source");
+		assertThatIllegalStateException()
+			.isThrownBy(() -> new EventRouting(List.of(), Map.of(), "kafka", Set.of("kafka"), null, this.environment,
+					MessageFormat.CLOUDEVENTS, null))
+			.withMessageStartingWith("outbox.message-format=cloudevents needs a CloudEvents source");
+	}
+
+	private EventRouting cloudEventRouting(MessageFormat defaultFormat, Map<String, RouteDefinition> configured) {
+		return new EventRouting(List.of(), configured, "kafka", Set.of("kafka", "rabbit", "local"), null, this.environment,
+				defaultFormat, "/orders");
+	}
+
 	private EventRouting routing(Map<String, RouteDefinition> configured) {
 		return new EventRouting(List.of(), configured, "kafka", Set.of("kafka", "rabbit", "local"), this.environment);
 	}
@@ -271,6 +339,18 @@ class EventRoutingTests {
 
 	@OutboxEvent(destination = "${topics.orders}")
 	record Placed(String customer) {
+	}
+
+	@OutboxEvent(destination = "orders", format = "cloudevents")
+	record AsCloudEvent() {
+	}
+
+	@OutboxEvent(destination = "orders", format = "OUTBOX")
+	record AsOutbox() {
+	}
+
+	@OutboxEvent(destination = "orders", format = "xml")
+	record UnknownFormat() {
 	}
 
 	@OutboxEvent(type = "keyed", destination = "customers", key = "customer")

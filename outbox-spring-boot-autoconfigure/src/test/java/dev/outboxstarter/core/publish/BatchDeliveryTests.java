@@ -10,7 +10,9 @@ import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -31,6 +33,10 @@ import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+import org.springframework.boot.test.system.CapturedOutput;
+import org.springframework.boot.test.system.OutputCaptureExtension;
 
 import static dev.outboxstarter.core.store.OutboxTestTable.event;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -40,6 +46,7 @@ import static org.awaitility.Awaitility.await;
  * How one batch is sent: per-key order kept whatever the transport, a key stopped at its first
  * failure, and a bounded wait. On a real (embedded) database, with in-memory transports.
  */
+@ExtendWith(OutputCaptureExtension.class)
 class BatchDeliveryTests {
 
 	/** Ten attempts, a minute apart at first: no test waits out a backoff. */
@@ -347,6 +354,44 @@ class BatchDeliveryTests {
 		assertThat(this.outbox.row(k1.id()).status()).isEqualTo("PENDING");
 		assertThat(this.outbox.row(k1.id()).attempts()).isEqualTo(3);
 		assertThat(this.outbox.row(k1.id()).lastError()).contains("no metadata within max.block.ms");
+	}
+
+	@Test
+	void outageIsLoggedOnceWhenItStartsAndOnceWhenItEndsHoweverManyAttemptsFailOnBothPaths(CapturedOutput output)
+			throws Exception {
+		CapturedEvent k1 = event("down", "t", "K");
+		CapturedEvent l1 = event("down", "u", "L");
+		insert(k1, l1);
+		RefusingTransport down = RefusingTransport.unreachable("down", new InMemoryTransport("down", true, (m) -> true));
+		BatchDelivery delivery = delivery(TEN_ATTEMPTS, Duration.ofSeconds(5), down);
+
+		ExecutorService paths = Executors.newFixedThreadPool(2);
+		try {
+			List<Future<?>> attempts = new ArrayList<>();
+			for (CapturedEvent event : List.of(k1, l1)) {
+				attempts.add(paths.submit(() -> {
+					for (int i = 0; i < 10; i++) {
+						delivery.deliver(PublishPath.FAST, (store) -> store.claimByIds(List.of(event.id())));
+					}
+				}));
+			}
+			for (Future<?> attempt : attempts) {
+				attempt.get(30, TimeUnit.SECONDS);
+			}
+		}
+		finally {
+			paths.shutdownNow();
+		}
+		down.reachable = true;
+		delivery.deliver(PublishPath.RELAY, (store) -> store.claimByIds(List.of(k1.id(), l1.id())));
+
+		assertThat(down.refused).hasSize(20);
+		assertThat(this.outbox.row(k1.id()).status()).isEqualTo("PUBLISHED");
+		assertThat(output.getAll().lines().filter((line) -> line.contains("Outbox transport 'down'")))
+			.satisfiesExactly(
+					(warning) -> assertThat(warning).contains("WARN")
+						.contains("is unavailable (java.lang.IllegalStateException: no metadata within max.block.ms)"),
+					(info) -> assertThat(info).contains("INFO").contains("takes messages again after being unavailable"));
 	}
 
 	@Test
