@@ -22,6 +22,7 @@ import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.core.Ordered;
+import org.springframework.core.annotation.Order;
 import org.springframework.jdbc.datasource.embedded.EmbeddedDatabase;
 import org.springframework.jdbc.datasource.embedded.EmbeddedDatabaseBuilder;
 import org.springframework.jdbc.datasource.embedded.EmbeddedDatabaseType;
@@ -84,6 +85,14 @@ class OutboxTransportAutoConfigurationsTests {
 	}
 
 	@Test
+	void transportThatTakesPrecedenceStandsInForAnotherOfItsName() {
+		this.withOutbox.withBean("standIn", OutboxTransport.class, StandIn::new).run((context) -> {
+			assertThat(context).hasNotFailed();
+			assertThat(context.getBean(OutboxTransports.class).byName().get("kafka")).isInstanceOf(StandIn.class);
+		});
+	}
+
+	@Test
 	void everyTransportIsDecoratedOnceWithTheFirstDecoratorOutermost() {
 		this.withOutbox.withBean("ownTransport", OutboxTransport.class, () -> new NamedTransport("own"))
 			.withBean("inner", OutboxTransportDecorator.class, () -> new LabellingDecorator("inner", 2))
@@ -118,6 +127,26 @@ class OutboxTransportAutoConfigurationsTests {
 		@Override
 		public String toString() {
 			return this.name;
+		}
+
+	}
+
+	@Order(Ordered.HIGHEST_PRECEDENCE)
+	private static final class StandIn implements OutboxTransport {
+
+		@Override
+		public String name() {
+			return "kafka";
+		}
+
+		@Override
+		public CompletableFuture<?> send(OutboxMessage message) {
+			return CompletableFuture.completedFuture(null);
+		}
+
+		@Override
+		public String toString() {
+			return "kafka stand-in";
 		}
 
 	}
