@@ -1,14 +1,13 @@
 package dev.outboxstarter.autoconfigure;
 
 import java.util.UUID;
-import java.util.concurrent.CompletableFuture;
 
-import dev.outboxstarter.core.publish.OutboxMessage;
 import dev.outboxstarter.core.publish.OutboxTransport;
 import dev.outboxstarter.core.publish.OutboxTransportDecorator;
 import dev.outboxstarter.tracing.DefaultOutboxPublishObservationConvention;
 import dev.outboxstarter.tracing.ObservedOutboxTransport;
 import dev.outboxstarter.tracing.OutboxPublishObservationConvention;
+import dev.outboxstarter.testsupport.AcknowledgingTransport;
 import dev.outboxstarter.tracing.TraceContextHeaders;
 import io.micrometer.observation.ObservationRegistry;
 import io.micrometer.tracing.Tracer;
@@ -69,7 +68,8 @@ class OutboxObservationAutoConfigurationTests {
 	void applicationsObservationConventionIsTheOneSendsAreObservedWith() {
 		OutboxPublishObservationConvention convention = new DefaultOutboxPublishObservationConvention();
 		this.observed.withBean(OutboxPublishObservationConvention.class, () -> convention).run((context) -> {
-			OutboxTransport observed = context.getBean(OutboxTransportDecorator.class).decorate(new NamedTransport());
+			OutboxTransport observed = context.getBean(OutboxTransportDecorator.class)
+				.decorate(new AcknowledgingTransport("test"));
 			assertThat(observed).isInstanceOf(ObservedOutboxTransport.class)
 				.extracting("convention")
 				.isSameAs(convention);
@@ -86,20 +86,6 @@ class OutboxObservationAutoConfigurationTests {
 		this.traced.withPropertyValues("outbox.enabled=false")
 			.run((context) -> assertThat(context).doesNotHaveBean(OutboxTransportDecorator.class)
 				.doesNotHaveBean(TraceContextHeaders.class));
-	}
-
-	private static final class NamedTransport implements OutboxTransport {
-
-		@Override
-		public String name() {
-			return "test";
-		}
-
-		@Override
-		public CompletableFuture<?> send(OutboxMessage message) {
-			return CompletableFuture.completedFuture(null);
-		}
-
 	}
 
 }

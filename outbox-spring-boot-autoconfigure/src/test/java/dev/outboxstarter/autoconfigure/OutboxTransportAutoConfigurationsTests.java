@@ -1,15 +1,13 @@
 package dev.outboxstarter.autoconfigure;
 
-import java.util.concurrent.CompletableFuture;
-
 import dev.outboxstarter.amqp.RabbitOutboxTransport;
 import dev.outboxstarter.core.publish.ForwardingOutboxTransport;
-import dev.outboxstarter.core.publish.OutboxMessage;
 import dev.outboxstarter.core.publish.OutboxTransport;
 import dev.outboxstarter.core.publish.OutboxTransportDecorator;
 import dev.outboxstarter.core.publish.OutboxTransports;
 import dev.outboxstarter.kafka.KafkaOutboxTransport;
 import dev.outboxstarter.local.LocalOutboxTransport;
+import dev.outboxstarter.testsupport.AcknowledgingTransport;
 import dev.outboxstarter.testsupport.RabbitTestBroker;
 import org.junit.jupiter.api.Test;
 
@@ -75,13 +73,13 @@ class OutboxTransportAutoConfigurationsTests {
 
 	@Test
 	void twoTransportsWithOneNameFailStartUpNamingBoth() {
-		this.withOutbox.withBean("ownKafka", OutboxTransport.class, () -> new NamedTransport("kafka"))
+		this.withOutbox.withBean("ownKafka", OutboxTransport.class, () -> new AcknowledgingTransport("kafka"))
 			.run((context) -> assertThat(context).hasFailed()
 				.getFailure()
 				.rootCause()
 				.hasMessageContaining("Two outbox transports are named 'kafka'")
 				.hasMessageContaining(KafkaOutboxTransport.class.getName())
-				.hasMessageContaining(NamedTransport.class.getName()));
+				.hasMessageContaining(AcknowledgingTransport.class.getName()));
 	}
 
 	@Test
@@ -94,7 +92,7 @@ class OutboxTransportAutoConfigurationsTests {
 
 	@Test
 	void everyTransportIsDecoratedOnceWithTheFirstDecoratorOutermost() {
-		this.withOutbox.withBean("ownTransport", OutboxTransport.class, () -> new NamedTransport("own"))
+		this.withOutbox.withBean("ownTransport", OutboxTransport.class, () -> new AcknowledgingTransport("own"))
 			.withBean("inner", OutboxTransportDecorator.class, () -> new LabellingDecorator("inner", 2))
 			.withBean("outer", OutboxTransportDecorator.class, () -> new LabellingDecorator("outer", 1))
 			.run((context) -> {
@@ -106,47 +104,11 @@ class OutboxTransportAutoConfigurationsTests {
 			});
 	}
 
-	private static final class NamedTransport implements OutboxTransport {
-
-		private final String name;
-
-		NamedTransport(String name) {
-			this.name = name;
-		}
-
-		@Override
-		public String name() {
-			return this.name;
-		}
-
-		@Override
-		public CompletableFuture<?> send(OutboxMessage message) {
-			return CompletableFuture.completedFuture(null);
-		}
-
-		@Override
-		public String toString() {
-			return this.name;
-		}
-
-	}
-
 	@Order(Ordered.HIGHEST_PRECEDENCE)
-	private static final class StandIn implements OutboxTransport {
+	private static final class StandIn extends AcknowledgingTransport {
 
-		@Override
-		public String name() {
-			return "kafka";
-		}
-
-		@Override
-		public CompletableFuture<?> send(OutboxMessage message) {
-			return CompletableFuture.completedFuture(null);
-		}
-
-		@Override
-		public String toString() {
-			return "kafka stand-in";
+		StandIn() {
+			super("kafka");
 		}
 
 	}

@@ -4,11 +4,10 @@ import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
 
 import dev.outboxstarter.core.publish.OutboxMessage;
-import dev.outboxstarter.core.publish.OutboxTransport;
+import dev.outboxstarter.testsupport.AcknowledgingTransport;
 import io.micrometer.common.KeyValue;
 import io.micrometer.common.KeyValues;
 import io.micrometer.observation.Observation;
@@ -49,7 +48,7 @@ class ObservedOutboxTransportTests {
 
 	@Test
 	void byDefaultTheObservationIsTaggedWithTransportAndEventTypeAndCarriesDestinationAndIdOnTheSpan() {
-		new ObservedOutboxTransport(new AcknowledgingTransport(), this.registry, null, null).send(this.message).join();
+		new ObservedOutboxTransport(new AcknowledgingTransport("test"), this.registry, null, null).send(this.message).join();
 
 		assertThat(this.stopped).singleElement().satisfies((context) -> {
 			assertThat(context.getName()).isEqualTo("outbox.publish");
@@ -78,7 +77,7 @@ class ObservedOutboxTransportTests {
 
 		};
 
-		new ObservedOutboxTransport(new AcknowledgingTransport(), this.registry, tenantOnly, null).send(this.message)
+		new ObservedOutboxTransport(new AcknowledgingTransport("test"), this.registry, tenantOnly, null).send(this.message)
 			.join();
 
 		assertThat(this.stopped).singleElement().satisfies((context) -> {
@@ -86,20 +85,6 @@ class ObservedOutboxTransportTests {
 			assertThat(context.getLowCardinalityKeyValues()).containsExactly(KeyValue.of("tenant", "Order"));
 			assertThat(context.getHighCardinalityKeyValues()).isEmpty();
 		});
-	}
-
-	private static final class AcknowledgingTransport implements OutboxTransport {
-
-		@Override
-		public String name() {
-			return "test";
-		}
-
-		@Override
-		public CompletableFuture<?> send(OutboxMessage message) {
-			return CompletableFuture.completedFuture(null);
-		}
-
 	}
 
 }
