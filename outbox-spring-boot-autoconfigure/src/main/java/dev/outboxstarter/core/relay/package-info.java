@@ -1,0 +1,7 @@
+/**
+ * The relay that polls for due events on every instance.
+ */
+@NullMarked
+package dev.outboxstarter.core.relay;
+
+import org.jspecify.annotations.NullMarked;
