@@ -8,12 +8,14 @@ import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import dev.outboxstarter.benchmarks.Contender;
+import dev.outboxstarter.benchmarks.ContenderSettings;
 
 /**
  * Scenario 1, write cost: business transactions (one order insert and one event) as fast as
  * {@code concurrency} threads can run them, with the contender publishing meanwhile; latency per
  * transaction and transactions per second, after a warm-up; and the CPU time the contender's JVM and
- * the database server spent per transaction meanwhile (publishing included). The warm-up runs
+ * the database server spent per transaction meanwhile (publishing included), and the WAL, transactions
+ * and rows it wrote per transaction ({@link DatabaseWork}). The warm-up runs
  * until the compiler is quiet ({@link WarmUp}), then {@code warmup} more transactions.
  */
 public final class WriteCost {
@@ -21,23 +23,36 @@ public final class WriteCost {
 	private WriteCost() {
 	}
 
-	public static Map<String, Object> run(Contender contender, int transactions, int concurrency, int warmup,
+	static Map<String, Object> run(Contender contender, int transactions, int concurrency, int warmup,
 			String keyPrefix) throws Exception {
+		return run(contender, null, transactions, concurrency, warmup, keyPrefix);
+	}
+
+	/**
+	 * Measures, and with {@code settings} also reads what the database did ({@link DatabaseWork}).
+	 */
+	public static Map<String, Object> run(Contender contender, ContenderSettings settings, int transactions,
+			int concurrency, int warmup, String keyPrefix) throws Exception {
 		int compilingWarmup = WarmUp.untilCompiled(contender, concurrency, warmup);
 		place(contender, "warmup", 0, warmup, concurrency, Placed.NOTHING);
 		long[] latencies = new long[transactions];
+		DatabaseWork workBefore = (settings != null) ? DatabaseWork.now(settings.jdbcUrl(), settings.username()) : null;
 		CpuTime cpuBefore = CpuTime.now();
 		long started = System.nanoTime();
 		place(contender, keyPrefix, 0, transactions, concurrency,
 				(number, key, start, committed) -> latencies[number] = committed - start);
 		double seconds = (System.nanoTime() - started) / 1e9;
 		CpuTime cpuAfter = CpuTime.now();
+		DatabaseWork workAfter = (settings != null) ? DatabaseWork.now(settings.jdbcUrl(), settings.username()) : null;
 		Map<String, Object> result = new LinkedHashMap<>();
 		result.put("transactionsPerSecond", transactions / seconds);
 		result.put("p50Millis", Measurements.percentileMillis(latencies, 50));
 		result.put("p99Millis", Measurements.percentileMillis(latencies, 99));
 		result.put("jvmCpuMicrosPerTransaction", cpuAfter.jvmMicrosPerOperationSince(cpuBefore, transactions));
 		result.put("databaseCpuMicrosPerTransaction", cpuAfter.databaseMicrosPerOperationSince(cpuBefore, transactions));
+		if (workBefore != null && workAfter != null) {
+			result.putAll(workAfter.perOperationSince(workBefore, transactions));
+		}
 		result.put("warmupTransactions", compilingWarmup + warmup);
 		return result;
 	}
