@@ -19,6 +19,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
 import org.springframework.jdbc.core.namedparam.NamedParameterJdbcTemplate;
+import org.springframework.jdbc.support.SqlArrayValue;
 
 import static dev.outboxstarter.core.store.OutboxTestTable.event;
 import static dev.outboxstarter.core.store.OutboxTestTable.ids;
@@ -232,7 +233,8 @@ class OutboxStoreTests {
 			// The table is small enough for a sequential scan, which at production sizes is not an option.
 			outbox.jdbc().execute("SET LOCAL enable_seqscan = off");
 			return String.join("\n", new NamedParameterJdbcTemplate(outbox.jdbc())
-				.queryForList("EXPLAIN " + claimByIds, Map.of("ids", ids), String.class));
+				.queryForList("EXPLAIN " + claimByIds, Map.of("ids", new SqlArrayValue("uuid", ids.toArray())),
+						String.class));
 		});
 
 		// How the claim finds its rows; its per-key check below (SubPlan) probes the few pending rows.
