@@ -17,6 +17,7 @@ import dev.outboxstarter.testsupport.TestDatabase;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
+import tools.jackson.databind.json.JsonMapper;
 
 import org.springframework.jdbc.core.namedparam.NamedParameterJdbcTemplate;
 import org.springframework.jdbc.support.SqlArrayValue;
@@ -313,6 +314,27 @@ class OutboxStoreTests {
 		assertThat(outbox.claimDueIds(store, 10)).containsExactly(pending.id());
 		assertThat(outbox.transactions().<List<ClaimedEvent>>execute((status) -> store.claimByIds(List.of(published.id())).events()))
 			.isEmpty();
+	}
+
+	@ParameterizedTest
+	@EnumSource(TestDatabase.class)
+	void markPublishedDeletesTheRowsWhenTheTableKeepsNoPublishedRows(TestDatabase database) {
+		OutboxTestTable outbox = OutboxTestTable.prepare(database, TABLE);
+		OutboxStore store = new OutboxStore(outbox.dataSource(), outbox.vendor(),
+				OutboxStatements.load(outbox.vendor(), TABLE, true, false, true), new JsonMapper());
+		CapturedEvent published = event("a");
+		CapturedEvent alsoPublished = event("b");
+		CapturedEvent pending = event("c");
+		store.insert(List.of(published, alsoPublished, pending), Duration.ZERO);
+
+		outbox.transactions().executeWithoutResult((status) -> {
+			assertThat(store.claimDue(10, 0)).hasSize(3);
+			store.markPublished(List.of(published.id(), alsoPublished.id()));
+		});
+
+		assertThat(outbox.jdbc().queryForList("SELECT id FROM " + TABLE, String.class))
+			.containsExactly(pending.id().toString());
+		assertThat(outbox.claimDueIds(store, 10)).containsExactly(pending.id());
 	}
 
 	@ParameterizedTest
