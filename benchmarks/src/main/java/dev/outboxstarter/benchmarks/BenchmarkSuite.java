@@ -205,9 +205,10 @@ public final class BenchmarkSuite {
 			table(name, medians, List.of("transactionsPerSecond", "p50Millis", "p99Millis", "jvmCpuMicrosPerTransaction",
 					"databaseCpuMicrosPerTransaction"), "transactionsPerSecond");
 			writeRatios(name, medians);
-			table(name + ", database work per transaction", medians, List.of("walBytesPerTransaction",
+			table(name + ", database and allocation per transaction", medians, List.of("walBytesPerTransaction",
 					"databaseTransactionsPerTransaction", "rowsInsertedPerTransaction", "rowsUpdatedPerTransaction",
-					"rowsDeletedPerTransaction"), "transactionsPerSecond");
+					"rowsDeletedPerTransaction", "jvmAllocatedBytesPerTransaction", "writerAllocatedBytesPerTransaction"),
+					"transactionsPerSecond");
 		}
 	}
 
