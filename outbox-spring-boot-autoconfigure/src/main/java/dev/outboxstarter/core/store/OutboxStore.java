@@ -5,6 +5,7 @@ import java.sql.SQLException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -146,23 +147,29 @@ public class OutboxStore {
 	}
 
 	/**
-	 * Locks the still-pending rows among the given ids, passing over rows locked by others, and tells
-	 * which of them an earlier pending row of their key holds back, if it can: when every id was
-	 * claimed. Otherwise a row left out (another transaction has it locked, say) may precede a claimed
-	 * row of its key, and {@link #heldBack} must decide.
-	 * @param ids row ids, each once
+	 * Locks the still-pending rows of the given captured events, passing over rows locked by others, and
+	 * tells which of them an earlier pending row of their key holds back, if it can: when every event's
+	 * row was claimed. Otherwise a row left out (another transaction has it locked, say) may precede a
+	 * claimed row of its key, and {@link #heldBack} must decide. The rows' payloads and headers are not read
+	 * again: the claimed events carry the captured ones, which the rows hold unchanged.
+	 * @param events committed captured events, each once
 	 * @return the claimed rows in seq order
 	 */
-	public ClaimedBatch claimByIds(Collection<UUID> ids) {
+	public ClaimedBatch claimCaptured(Collection<CapturedEvent> events) {
+		Map<UUID, CapturedEvent> byId = new HashMap<>(events.size() * 2);
+		events.forEach((event) -> byId.put(event.id(), event));
 		Set<UUID> heldBack = new HashSet<>();
-		List<ClaimedEvent> events = this.jdbc.query(this.sql.claimByIds(), ids(ids), (rs, row) -> {
-			ClaimedEvent event = claimedEvent(rs, row);
+		List<ClaimedEvent> claimed = this.jdbc.query(this.sql.claimByIds(), ids(byId.keySet()), (rs, row) -> {
+			CapturedEvent event = byId.get(UUID.fromString(rs.getString("id")));
+			OutboxMessage message = new OutboxMessage(event.id(), event.eventType(), event.aggregateType(),
+					event.aggregateId(), event.destination(), event.messageKey(), event.payload(), event.headers(),
+					this.vendor.readInstant(rs, "created_at"));
 			if (rs.getInt("held_back") == 1) {
-				heldBack.add(event.message().id());
+				heldBack.add(event.id());
 			}
-			return event;
+			return new ClaimedEvent(message, rs.getLong("seq"), event.transport(), rs.getInt("attempts"));
 		});
-		return (events.size() == ids.size()) ? new ClaimedBatch(events, heldBack) : ClaimedBatch.unchecked(events);
+		return (claimed.size() == byId.size()) ? new ClaimedBatch(claimed, heldBack) : ClaimedBatch.unchecked(claimed);
 	}
 
 	/**

@@ -192,7 +192,7 @@ class OutboxStoreTests {
 
 	@ParameterizedTest
 	@EnumSource(TestDatabase.class)
-	void claimByIdsLocksOnlyThePendingRowsAmongTheIdsInSeqOrder(TestDatabase database) {
+	void claimCapturedLocksOnlyThePendingRowsOfTheEventsInSeqOrder(TestDatabase database) {
 		OutboxTestTable outbox = OutboxTestTable.prepare(database, TABLE);
 		OutboxStore store = outbox.store();
 		CapturedEvent a = event("a");
@@ -204,9 +204,31 @@ class OutboxStoreTests {
 		outbox.transactions().executeWithoutResult((status) -> store.markPublished(List.of(b.id())));
 
 		List<UUID> claimed = outbox.transactions()
-			.execute((status) -> ids(store.claimByIds(List.of(c.id(), b.id(), UUID.randomUUID(), a.id()))));
+			.execute((status) -> ids(store.claimCaptured(List.of(c, b, event("never-inserted"), a))));
 
 		assertThat(claimed).containsExactly(a.id(), c.id());
+	}
+
+	@ParameterizedTest
+	@EnumSource(TestDatabase.class)
+	void claimCapturedReadsNeitherPayloadNorHeadersBackButClaimsTheCapturedOnes(TestDatabase database) {
+		OutboxTestTable outbox = OutboxTestTable.prepare(database, TABLE);
+		OutboxStore store = outbox.store();
+		CapturedEvent event = new CapturedEvent(UUID.randomUUID(), "PurchaseOrder", "42", "OrderPlaced", "kafka",
+				"orders", "42", "{\"total\":12}", Map.of("tenant", "acme"));
+		store.insert(List.of(event), HOUR);
+
+		List<ClaimedEvent> claimed = outbox.transactions()
+			.execute((status) -> store.claimCaptured(List.of(event)).events());
+
+		assertThat(OutboxStatements.load(outbox.vendor(), TABLE, true, false).claimByIds()).doesNotContain("payload")
+			.doesNotContain("headers");
+		assertThat(claimed).singleElement().satisfies((claim) -> {
+			assertThat(claim.message().payload()).isEqualTo("{\"total\":12}");
+			assertThat(claim.message().headers()).containsExactly(Map.entry("tenant", "acme"));
+			assertThat(claim.message().occurredAt()).isNotNull();
+			assertThat(claim.transport()).isEqualTo("kafka");
+		});
 	}
 
 	/**
@@ -312,7 +334,7 @@ class OutboxStoreTests {
 		assertThat(outbox.row(pending.id()).status()).isEqualTo("PENDING");
 		assertThat(outbox.row(pending.id()).publishedAt()).isNull();
 		assertThat(outbox.claimDueIds(store, 10)).containsExactly(pending.id());
-		assertThat(outbox.transactions().<List<ClaimedEvent>>execute((status) -> store.claimByIds(List.of(published.id())).events()))
+		assertThat(outbox.transactions().<List<ClaimedEvent>>execute((status) -> store.claimCaptured(List.of(published)).events()))
 			.isEmpty();
 	}
 
@@ -492,7 +514,7 @@ class OutboxStoreTests {
 			List<UUID> claimed = ids(store.claimDue(10, 0));
 			assertThat(claimed).containsExactly(second.id());
 			assertThat(store.heldBack(claimed)).isEmpty();
-			assertThat(store.claimByIds(List.of(first.id())).events()).isEmpty();
+			assertThat(store.claimCaptured(List.of(first)).events()).isEmpty();
 		});
 	}
 
@@ -512,7 +534,7 @@ class OutboxStoreTests {
 
 		outbox.transactions().executeWithoutResult((status) -> {
 			assertThat(ids(blocking.claimDue(10, 0))).containsExactly(other.id());
-			ClaimedBatch byId = blocking.claimByIds(List.of(second.id()));
+			ClaimedBatch byId = blocking.claimCaptured(List.of(second));
 			assertThat(ids(byId)).containsExactly(second.id());
 			assertThat(byId.heldBack()).containsExactly(second.id());
 			assertThat(blocking.heldBack(ids(byId))).containsExactly(second.id());
