@@ -10,12 +10,14 @@ import java.util.Map;
 
 /**
  * What the database did during a measurement, read from PostgreSQL's statistics before and after it:
- * WAL bytes written (exact, from the WAL position), and the transactions committed and rows inserted,
- * updated and deleted in the contender's database. The counters are cluster- or database-wide, so they
- * mean something only while nothing else writes. PostgreSQL's backends report their transaction and
- * row counts at most once a second, so a reading waits that long first: both readings then lag the
- * same way. Statements per transaction would need {@code pg_stat_statements}, which PostgreSQL loads
- * only at start-up; where it is not loaded, they are not counted. On other databases nothing is read.
+ * WAL bytes written (exact, from the WAL position, per transaction the writers counted), and the
+ * transactions committed and rows inserted, updated and deleted in the contender's database, per
+ * business row ({@code bench_order}) the same statistics counted. PostgreSQL's backends report those
+ * counts at most once a second, and an idle one up to 10 s late, so the second reading misses the last
+ * moments of the measurement; dividing by a count from the same statistics cancels that lag. The counters
+ * are cluster- or database-wide, so they mean something only while nothing else writes. Statements per
+ * transaction would need {@code pg_stat_statements}, which PostgreSQL loads only at start-up; where it is
+ * not loaded, they are not counted. On other databases nothing is read.
  */
 final class DatabaseWork {
 
@@ -23,8 +25,9 @@ final class DatabaseWork {
 	private static final long STATISTICS_LAG_MILLIS = 1_100;
 
 	private static final String READING = "SELECT pg_current_wal_lsn() - '0/0' AS wal_bytes, "
-			+ "xact_commit + xact_rollback AS transactions, tup_inserted, tup_updated, tup_deleted "
-			+ "FROM pg_stat_database WHERE datname = current_database()";
+			+ "xact_commit + xact_rollback AS transactions, tup_inserted, tup_updated, tup_deleted, "
+			+ "(SELECT COALESCE(SUM(n_tup_ins), 0) FROM pg_stat_user_tables WHERE schemaname = current_schema() "
+			+ "AND relname = 'bench_order') AS business_rows FROM pg_stat_database WHERE datname = current_database()";
 
 	private final long walBytes;
 
@@ -36,12 +39,15 @@ final class DatabaseWork {
 
 	private final long deleted;
 
+	private final long businessRows;
+
 	private DatabaseWork(ResultSet rs) throws SQLException {
 		this.walBytes = rs.getLong("wal_bytes");
 		this.transactions = rs.getLong("transactions");
 		this.inserted = rs.getLong("tup_inserted");
 		this.updated = rs.getLong("tup_updated");
 		this.deleted = rs.getLong("tup_deleted");
+		this.businessRows = rs.getLong("business_rows");
 	}
 
 	/**
@@ -67,15 +73,18 @@ final class DatabaseWork {
 	 * The work since {@code start}, per operation.
 	 * @param start the earlier reading
 	 * @param operations how many operations ran in between
-	 * @return WAL bytes, transactions and rows inserted, updated and deleted, each per operation
+	 * @return WAL bytes per operation; transactions and rows inserted, updated and deleted per business row
 	 */
 	Map<String, Double> perOperationSince(DatabaseWork start, int operations) {
+		double business = this.businessRows - start.businessRows;
 		Map<String, Double> work = new LinkedHashMap<>();
 		work.put("walBytesPerTransaction", (this.walBytes - start.walBytes) / (double) operations);
-		work.put("databaseTransactionsPerTransaction", (this.transactions - start.transactions) / (double) operations);
-		work.put("rowsInsertedPerTransaction", (this.inserted - start.inserted) / (double) operations);
-		work.put("rowsUpdatedPerTransaction", (this.updated - start.updated) / (double) operations);
-		work.put("rowsDeletedPerTransaction", (this.deleted - start.deleted) / (double) operations);
+		if (business > 0) {
+			work.put("databaseTransactionsPerTransaction", (this.transactions - start.transactions) / business);
+			work.put("rowsInsertedPerTransaction", (this.inserted - start.inserted) / business);
+			work.put("rowsUpdatedPerTransaction", (this.updated - start.updated) / business);
+			work.put("rowsDeletedPerTransaction", (this.deleted - start.deleted) / business);
+		}
 		return work;
 	}
 
