@@ -7,9 +7,6 @@ import java.time.Instant;
 import java.time.LocalDateTime;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
-import java.util.ArrayList;
-import java.util.Collection;
-import java.util.List;
 import java.util.UUID;
 
 import javax.sql.DataSource;
@@ -20,7 +17,6 @@ import org.jspecify.annotations.Nullable;
 import org.springframework.boot.jdbc.DatabaseDriver;
 import org.springframework.jdbc.support.JdbcUtils;
 import org.springframework.jdbc.support.MetaDataAccessException;
-import org.springframework.jdbc.support.SqlArrayValue;
 
 /**
  * The databases the outbox supports. Each has its own migrations under
@@ -93,19 +89,6 @@ public enum DatabaseVendor {
 					+ "but the DataSource connects to '" + product + "'",
 					"Use one of those databases, or set outbox.enabled=false");
 		};
-	}
-
-	/**
-	 * The value of an {@code :ids} parameter: on PostgreSQL one {@code uuid[]} (its statements compare
-	 * with {@code = ANY}), elsewhere a list that the statement expands into one placeholder per id.
-	 */
-	Object idsParameter(Collection<UUID> ids) {
-		if (this == POSTGRESQL) {
-			return new SqlArrayValue("uuid", ids.toArray());
-		}
-		List<Object> values = new ArrayList<>(ids.size());
-		ids.forEach((id) -> values.add(idParameter(id)));
-		return values;
 	}
 
 	Object idParameter(UUID id) {

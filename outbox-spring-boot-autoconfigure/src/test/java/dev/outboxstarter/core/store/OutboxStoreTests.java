@@ -20,7 +20,6 @@ import org.junit.jupiter.params.provider.EnumSource;
 import tools.jackson.databind.json.JsonMapper;
 
 import org.springframework.jdbc.core.namedparam.NamedParameterJdbcTemplate;
-import org.springframework.jdbc.support.SqlArrayValue;
 
 import static dev.outboxstarter.core.store.OutboxTestTable.event;
 import static dev.outboxstarter.core.store.OutboxTestTable.ids;
@@ -256,8 +255,7 @@ class OutboxStoreTests {
 			// The table is small enough for a sequential scan, which at production sizes is not an option.
 			outbox.jdbc().execute("SET LOCAL enable_seqscan = off");
 			return String.join("\n", new NamedParameterJdbcTemplate(outbox.jdbc())
-				.queryForList("EXPLAIN " + claimByIds, Map.of("ids", new SqlArrayValue("uuid", ids.toArray())),
-						String.class));
+				.queryForList("EXPLAIN " + claimByIds, Map.of("ids", ids), String.class));
 		});
 
 		// How the claim finds its rows; its per-key check below (SubPlan) probes the few pending rows.
