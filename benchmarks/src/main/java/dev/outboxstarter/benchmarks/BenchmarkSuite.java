@@ -74,7 +74,7 @@ public final class BenchmarkSuite {
 
 	/** The write cost's contenders unless {@code write-contenders} names others. */
 	private static final List<Contenders> WRITERS = List.of(Contenders.STARTER, Contenders.STARTER_RELAY_ONLY,
-			Contenders.MODULITH, Contenders.NAMASTACK_DEFAULTS, Contenders.NAMASTACK_TUNED, Contenders.DATABASE_ONLY,
+			Contenders.STARTER_CAPTURE_ONLY, Contenders.MODULITH, Contenders.NAMASTACK_DEFAULTS, Contenders.NAMASTACK_TUNED, Contenders.DATABASE_ONLY,
 			Contenders.NAIVE_DUAL_WRITE, Contenders.RAW_REFERENCE);
 
 	/**
@@ -204,7 +204,44 @@ public final class BenchmarkSuite {
 							"warmup=" + option("warmup", DEFAULT_WARMUP)));
 			table(name, medians, List.of("transactionsPerSecond", "p50Millis", "p99Millis", "jvmCpuMicrosPerTransaction",
 					"databaseCpuMicrosPerTransaction"), "transactionsPerSecond");
+			writeRatios(name, medians);
+			table(name + ", database and allocation per transaction", medians, List.of("walBytesPerTransaction",
+					"databaseTransactionsPerTransaction", "rowsInsertedPerTransaction", "rowsUpdatedPerTransaction",
+					"rowsDeletedPerTransaction", "jvmAllocatedBytesPerTransaction", "writerAllocatedBytesPerTransaction"),
+					"transactionsPerSecond");
 		}
+	}
+
+	/**
+	 * The write cost's ratios: each contender's median rate to the database-only floor's, with the
+	 * spread of its rounds, and the starter's to the references the write path is measured against.
+	 */
+	private void writeRatios(String name, Map<Contenders, Map<String, Double>> medians) {
+		Double floor = rate(medians, Contenders.DATABASE_ONLY);
+		this.markdown.append("### ").append(name).append(", ratios\n\n")
+			.append("| contender | tx/s (median) | rounds' range | / floor |\n|---|---:|---|---:|\n");
+		medians.forEach((contender, values) -> this.markdown.append("| ").append(contender.label()).append(" | ")
+			.append(format(values.get("transactionsPerSecond"))).append(" | ")
+			.append(format(values.get("transactionsPerSecondMin"))).append("–")
+			.append(format(values.get("transactionsPerSecondMax"))).append(" | ")
+			.append(ratio(values.get("transactionsPerSecond"), floor)).append(" |\n"));
+		Double starter = rate(medians, Contenders.STARTER);
+		for (Contenders reference : List.of(Contenders.NAIVE_DUAL_WRITE, Contenders.MODULITH,
+				Contenders.STARTER_RELAY_ONLY)) {
+			if (medians.containsKey(reference)) {
+				this.markdown.append("\nstarter / ").append(reference.label()).append(": ")
+					.append(ratio(starter, rate(medians, reference)));
+			}
+		}
+		this.markdown.append("\n\n");
+	}
+
+	private static Double rate(Map<Contenders, Map<String, Double>> medians, Contenders contender) {
+		return medians.getOrDefault(contender, Map.of()).get("transactionsPerSecond");
+	}
+
+	private static String ratio(Double value, Double reference) {
+		return (value != null && reference != null && reference != 0) ? format(value / reference) : "–";
 	}
 
 	private void drain(int rounds) {
@@ -317,6 +354,11 @@ public final class BenchmarkSuite {
 			results.forEach((result) -> metrics.addAll(result.keySet()));
 			Map<String, Double> median = new LinkedHashMap<>();
 			metrics.forEach((metric) -> median.put(metric, median(results, metric)));
+			// The spread of the rounds, for the tables that show it.
+			metrics.forEach((metric) -> {
+				median.put(metric + "Min", extreme(results, metric, -1));
+				median.put(metric + "Max", extreme(results, metric, 1));
+			});
 			medians.put(row, median);
 		});
 		return medians;
@@ -324,6 +366,17 @@ public final class BenchmarkSuite {
 
 	private String heap() {
 		return this.options.getOrDefault("heap", "1g");
+	}
+
+	private static Double extreme(List<Map<String, Object>> results, String metric, int sign) {
+		Double extreme = null;
+		for (Map<String, Object> result : results) {
+			if (result.get(metric) instanceof Number number
+					&& (extreme == null || Double.compare(number.doubleValue(), extreme) * sign > 0)) {
+				extreme = number.doubleValue();
+			}
+		}
+		return extreme;
 	}
 
 	private static Double median(List<Map<String, Object>> results, String metric) {

@@ -56,8 +56,10 @@ public final class ContenderProcess {
 			String schemaUrl = jdbcUrl + (jdbcUrl.contains("?") ? "&" : "?") + "currentSchema=" + schema;
 			switch (scenario) {
 				case "write" -> {
-					contender.start(new ContenderSettings(schemaUrl, username, schema, broker, topic, maxBlockMillis));
-					result = WriteCost.run(contender, Integer.parseInt(parameters.get("transactions")),
+					ContenderSettings settings = new ContenderSettings(schemaUrl, username, schema, broker, topic,
+							maxBlockMillis);
+					contender.start(settings);
+					result = WriteCost.run(contender, settings, Integer.parseInt(parameters.get("transactions")),
 							Integer.parseInt(parameters.get("concurrency")), Integer.parseInt(parameters.get("warmup")),
 							"order");
 				}

@@ -23,6 +23,12 @@ public enum Contenders {
 
 	STARTER_RELAY_ONLY("starter (relay only)", () -> new StarterContender(Map.of("outbox.fast-path.enabled", false))),
 
+	STARTER_DELETE_WHEN_PUBLISHED("starter (fast path, published rows deleted: published-retention 0)",
+			() -> new StarterContender(Map.of("outbox.cleanup.published-retention", "0"))),
+
+	STARTER_CAPTURE_ONLY("starter (capture only: fast path and relay off)",
+			() -> new StarterContender(Map.of("outbox.fast-path.enabled", false, "outbox.relay.enabled", false))),
+
 	LOG_RELAY("starter, log relay (Debezium 3.6.1, poll.interval.ms 500)", () -> new LogRelayContender(500)),
 
 	LOG_RELAY_10MS("starter, log relay (Debezium 3.6.1, poll.interval.ms 10)", () -> new LogRelayContender(10)),

@@ -10,6 +10,7 @@ import java.util.stream.Collectors;
 
 import javax.sql.DataSource;
 
+import dev.outboxstarter.autoconfigure.OutboxProperties.Cleanup;
 import dev.outboxstarter.autoconfigure.OutboxProperties.Ordering;
 import dev.outboxstarter.autoconfigure.OutboxProperties.RelayMode;
 import dev.outboxstarter.core.DeadEvents;
@@ -80,8 +81,10 @@ public final class OutboxAutoConfiguration {
 	@ConditionalOnMissingBean
 	OutboxStore outboxStore(DataSource dataSource, OutboxProperties properties, ObjectProvider<JsonMapper> jsonMapper) {
 		DatabaseVendor vendor = DatabaseVendor.of(dataSource);
+		Cleanup cleanup = properties.getCleanup();
 		OutboxStatements statements = OutboxStatements.load(vendor, properties.getTableName(),
-				properties.getOrdering() == Ordering.PER_KEY, properties.isDeadEventBlocksKey());
+				properties.getOrdering() == Ordering.PER_KEY, properties.isDeadEventBlocksKey(),
+				cleanup.isEnabled() && cleanup.getPublishedRetention().isZero());
 		return new OutboxStore(dataSource, vendor, statements, jsonMapper.getIfAvailable(JsonMapper::new),
 				properties.getRelay().getMode() == RelayMode.LOG);
 	}

@@ -517,7 +517,8 @@ public class OutboxProperties {
 		private final boolean enabled;
 
 		/**
-		 * How long published rows are kept, e.g. for inspection; zero deletes them at the next cleanup.
+		 * How long published rows are kept, e.g. for inspection; zero (with cleanup enabled) deletes each row
+		 * as it is published instead of marking it.
 		 */
 		private final Duration publishedRetention;
 

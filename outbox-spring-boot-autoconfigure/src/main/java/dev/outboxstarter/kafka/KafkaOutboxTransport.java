@@ -21,6 +21,7 @@ import org.apache.kafka.common.errors.RetriableException;
 import org.apache.kafka.common.header.internals.RecordHeaders;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.common.serialization.StringSerializer;
+import org.jspecify.annotations.Nullable;
 
 import org.springframework.beans.factory.DisposableBean;
 import org.springframework.kafka.core.KafkaTemplate;
@@ -190,24 +191,30 @@ public class KafkaOutboxTransport implements OutboxTransport, DisposableBean {
 
 	private static RecordHeaders headers(OutboxMessage message) {
 		RecordHeaders headers = new RecordHeaders();
-		message.headers().forEach((name, value) -> add(headers, name, value));
-		add(headers, OutboxHeaders.MESSAGE_ID, message.id().toString());
-		add(headers, OutboxHeaders.EVENT_TYPE, message.eventType());
-		add(headers, OutboxHeaders.AGGREGATE_TYPE, message.aggregateType());
-		add(headers, OutboxHeaders.AGGREGATE_ID, message.aggregateId());
-		add(headers, OutboxHeaders.OCCURRED_AT, message.occurredAt().toString());
+		message.headers().forEach((name, value) -> add(headers, name, value, false));
+		// The outbox's own headers replace stored ones of the same name; without stored ones there is
+		// nothing to look for (the ce_ and outbox- names never collide).
+		boolean replace = !message.headers().isEmpty();
+		add(headers, OutboxHeaders.MESSAGE_ID, message.id().toString(), replace);
+		add(headers, OutboxHeaders.EVENT_TYPE, message.eventType(), replace);
+		add(headers, OutboxHeaders.AGGREGATE_TYPE, message.aggregateType(), replace);
+		add(headers, OutboxHeaders.AGGREGATE_ID, message.aggregateId(), replace);
+		add(headers, OutboxHeaders.OCCURRED_AT, message.occurredAt().toString(), replace);
 		CloudEventAttributes cloudEvent = CloudEventAttributes.of(message);
 		if (cloudEvent != null) {
 			// The Kafka protocol binding's binary content mode: ce_ headers, and the data's content type.
-			cloudEvent.asMap().forEach((name, value) -> add(headers, CLOUD_EVENT_HEADER_PREFIX + name, value));
-			add(headers, CONTENT_TYPE_HEADER, CloudEventAttributes.DATA_CONTENT_TYPE);
+			cloudEvent.asMap()
+				.forEach((name, value) -> add(headers, CLOUD_EVENT_HEADER_PREFIX + name, value, replace));
+			add(headers, CONTENT_TYPE_HEADER, CloudEventAttributes.DATA_CONTENT_TYPE, replace);
 		}
 		return headers;
 	}
 
-	private static void add(RecordHeaders headers, String name, String value) {
+	private static void add(RecordHeaders headers, String name, @Nullable String value, boolean replace) {
 		if (value != null) {
-			headers.remove(name);
+			if (replace) {
+				headers.remove(name);
+			}
 			headers.add(name, value.getBytes(StandardCharsets.UTF_8));
 		}
 	}

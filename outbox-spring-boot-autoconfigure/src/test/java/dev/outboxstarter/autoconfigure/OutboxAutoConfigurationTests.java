@@ -1,5 +1,8 @@
 package dev.outboxstarter.autoconfigure;
 
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
 import java.util.UUID;
 
 import dev.outboxstarter.core.Outbox;
@@ -10,6 +13,8 @@ import dev.outboxstarter.core.relay.OutboxRelay;
 import dev.outboxstarter.core.schema.FlywayOutboxSchemaInitializer;
 import dev.outboxstarter.core.schema.OutboxSchemaInitializer;
 import dev.outboxstarter.core.schema.ScriptOutboxSchemaInitializer;
+import dev.outboxstarter.core.store.CapturedEvent;
+import dev.outboxstarter.core.store.OutboxStore;
 import dev.outboxstarter.kafka.KafkaOutboxTransport;
 import org.flywaydb.core.Flyway;
 import org.junit.jupiter.api.Test;
@@ -138,6 +143,25 @@ class OutboxAutoConfigurationTests {
 			assertThat(jdbc.queryForObject("SELECT COUNT(*) FROM \"domain_events_schema_history\" WHERE \"version\" = '1' AND \"success\"", Integer.class))
 				.isEqualTo(1);
 		});
+	}
+
+	@Test
+	void aZeroPublishedRetentionDeletesRowsAsTheyArePublishedAndTheDefaultKeepsThem() {
+		this.runner.withPropertyValues("outbox.cleanup.published-retention=0")
+			.run((context) -> assertThat(statusAfterPublishing(context.getBean(OutboxStore.class),
+					new JdbcTemplate(context.getBean(javax.sql.DataSource.class))))
+				.isEmpty());
+		this.runner.run((context) -> assertThat(statusAfterPublishing(context.getBean(OutboxStore.class),
+				new JdbcTemplate(context.getBean(javax.sql.DataSource.class))))
+			.containsExactly("PUBLISHED"));
+	}
+
+	private static List<String> statusAfterPublishing(OutboxStore store, JdbcTemplate jdbc) {
+		CapturedEvent event = new CapturedEvent(UUID.randomUUID(), null, null, "Ping", "kafka", "pings", "k", "{}",
+				Map.of());
+		store.insert(List.of(event), Duration.ZERO);
+		store.markPublished(List.of(event.id()));
+		return jdbc.queryForList("SELECT status FROM outbox_event", String.class);
 	}
 
 	@Test

@@ -3,7 +3,6 @@ package dev.outboxstarter.core.fastpath;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.UUID;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CountDownLatch;
@@ -25,11 +24,11 @@ import org.springframework.scheduling.concurrent.SimpleAsyncTaskScheduler;
 import org.springframework.util.Assert;
 
 /**
- * Publishes committed outbox rows right away, so the happy path needs no polling. Ids go into bounded
- * queues that never block the committing thread: when one is full the ids are dropped and the rows wait
- * for the relay, which takes them once their grace period has passed. Each queue has a worker that
- * claims its queued ids in batches through the same locking, head-of-line-checking delivery as the
- * relay.
+ * Publishes committed outbox rows right away, so the happy path needs no polling. The committed events
+ * go into bounded queues that never block the committing thread: when one is full they are dropped and
+ * their rows wait for the relay, which takes them once their grace period has passed. Each queue has a
+ * worker that claims the rows of its queued events in batches through the same locking,
+ * head-of-line-checking delivery as the relay.
  * <p>
  * With several workers, one batch can be claimed and sent while another awaits its acknowledgements
  * and is marked, so an event committed meanwhile does not wait for a whole cycle before its own starts.
@@ -43,6 +42,13 @@ public class FastPathDispatcher implements CommittedEventsListener, SmartLifecyc
 
 	private static final long POLL_MILLIS = 100;
 
+	/**
+	 * The most payload characters the queues hold at once: they hold whole events, so their capacity in
+	 * events alone would not bound their memory when payloads are large (10,000 events of 1 MB). Beyond
+	 * it, events overflow to the relay like events beyond the capacity.
+	 */
+	static final long MAX_QUEUED_PAYLOAD_CHARS = 16L * 1024 * 1024;
+
 	private final BatchDelivery delivery;
 
 	private final List<Lane> lanes;
@@ -52,6 +58,8 @@ public class FastPathDispatcher implements CommittedEventsListener, SmartLifecyc
 	private final Duration shutdownTimeout;
 
 	private final AtomicLong overflow = new AtomicLong();
+
+	private final AtomicLong queuedPayloadChars = new AtomicLong();
 
 	private final Supplier<SimpleAsyncTaskScheduler> schedulers;
 
@@ -89,7 +97,10 @@ public class FastPathDispatcher implements CommittedEventsListener, SmartLifecyc
 			return;
 		}
 		for (CapturedEvent event : events) {
-			if (!laneOf(event).queue.offer(event.id())) {
+			int chars = event.payload().length();
+			if (this.queuedPayloadChars.addAndGet(chars) > MAX_QUEUED_PAYLOAD_CHARS
+					|| !laneOf(event).queue.offer(event)) {
+				this.queuedPayloadChars.addAndGet(-chars);
 				this.overflow.incrementAndGet();
 			}
 		}
@@ -108,15 +119,15 @@ public class FastPathDispatcher implements CommittedEventsListener, SmartLifecyc
 	}
 
 	/**
-	 * Ids waiting in the queues.
-	 * @return the number of queued ids
+	 * Events waiting in the queues.
+	 * @return the number of queued events
 	 */
 	public int queueSize() {
 		return this.lanes.stream().mapToInt((lane) -> lane.queue.size()).sum();
 	}
 
 	/**
-	 * Ids dropped because their queue was full (their rows went to the relay).
+	 * Events dropped because their queue was full (their rows went to the relay).
 	 * @return the overflow count since start
 	 */
 	public long overflowCount() {
@@ -150,6 +161,7 @@ public class FastPathDispatcher implements CommittedEventsListener, SmartLifecyc
 		}
 		// What is still queued is committed and pending: the relay or the next start publishes it.
 		this.lanes.forEach((lane) -> lane.queue.clear());
+		this.queuedPayloadChars.set(0);
 	}
 
 	@Override
@@ -162,7 +174,8 @@ public class FastPathDispatcher implements CommittedEventsListener, SmartLifecyc
 	 */
 	private final class Lane {
 
-		private final BlockingQueue<UUID> queue;
+		/** Whole events, not ids: the claim then only locks their rows and reads neither payload nor headers. */
+		private final BlockingQueue<CapturedEvent> queue;
 
 		private volatile CountDownLatch stopped = new CountDownLatch(0);
 
@@ -184,17 +197,22 @@ public class FastPathDispatcher implements CommittedEventsListener, SmartLifecyc
 		}
 
 		private void run() {
-			List<UUID> batch = new ArrayList<>(FastPathDispatcher.this.batchSize);
+			List<CapturedEvent> batch = new ArrayList<>(FastPathDispatcher.this.batchSize);
 			while (FastPathDispatcher.this.running) {
 				try {
-					UUID first = this.queue.poll(POLL_MILLIS, TimeUnit.MILLISECONDS);
+					CapturedEvent first = this.queue.poll(POLL_MILLIS, TimeUnit.MILLISECONDS);
 					if (first == null) {
 						continue;
 					}
 					batch.add(first);
 					this.queue.drainTo(batch, FastPathDispatcher.this.batchSize - 1);
-					List<UUID> ids = List.copyOf(batch);
-					FastPathDispatcher.this.delivery.deliver(PublishPath.FAST, (store) -> store.claimByIds(ids));
+					long chars = 0;
+					for (CapturedEvent event : batch) {
+						chars += event.payload().length();
+					}
+					FastPathDispatcher.this.queuedPayloadChars.addAndGet(-chars);
+					List<CapturedEvent> events = List.copyOf(batch);
+					FastPathDispatcher.this.delivery.deliver(PublishPath.FAST, (store) -> store.claimCaptured(events));
 				}
 				catch (InterruptedException ex) {
 					Thread.currentThread().interrupt();

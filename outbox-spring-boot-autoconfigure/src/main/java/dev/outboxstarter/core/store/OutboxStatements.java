@@ -20,7 +20,7 @@ import org.springframework.util.Assert;
  * @param claimByIds locks the pending rows among given ids, skipping locked ones, and flags those an
  * earlier pending row of their key outside the ids holds back
  * @param heldBack the claimed ids that an earlier pending row of their key outside the claim holds back
- * @param markPublished marks rows published
+ * @param markPublished marks rows published, or deletes them where the table keeps no published rows
  * @param markFailed records one failed attempt
  * @param postpone makes rows due later without counting an attempt: not sent, their destination paused
  * @param resumeBackedOff makes a transport's rows that wait out a retry backoff due now
@@ -57,6 +57,22 @@ public record OutboxStatements(String insert, String beforeClaimDue, String clai
 	 */
 	public static OutboxStatements load(DatabaseVendor vendor, String table, boolean perKeyOrdering,
 			boolean deadEventBlocksKey) {
+		return load(vendor, table, perKeyOrdering, deadEventBlocksKey, false);
+	}
+
+	/**
+	 * Loads the statements of a vendor for a table.
+	 * @param vendor the database vendor
+	 * @param table the outbox table name, a plain SQL identifier
+	 * @param perKeyOrdering whether claims check for earlier pending rows of the same key
+	 * @param deadEventBlocksKey whether an earlier DEAD row of the same key holds a row back too (only
+	 * with per-key ordering)
+	 * @param deleteWhenPublished whether {@link #markPublished()} deletes the rows instead, for a table
+	 * that keeps no published rows
+	 * @return the statements
+	 */
+	public static OutboxStatements load(DatabaseVendor vendor, String table, boolean perKeyOrdering,
+			boolean deadEventBlocksKey, boolean deleteWhenPublished) {
 		checkTableName(table);
 		Properties sql = read("db/outbox/statements/" + vendor.folder() + ".properties");
 		boolean deadBlocks = perKeyOrdering && deadEventBlocksKey;
@@ -68,7 +84,7 @@ public record OutboxStatements(String insert, String beforeClaimDue, String clai
 		return new OutboxStatements(expand(sql, "insert", table, clauses),
 				expand(sql, "before-claim-due", table, clauses), expand(sql, "claim-due", table, clauses),
 				expand(sql, "claim-by-ids", table, clauses), expand(sql, "held-back", table, clauses),
-				expand(sql, "mark-published", table, clauses), expand(sql, "mark-failed", table, clauses),
+				expand(sql, deleteWhenPublished ? "delete-when-published" : "mark-published", table, clauses), expand(sql, "mark-failed", table, clauses),
 				expand(sql, "postpone", table, clauses),
 				expand(sql, "resume-backed-off", table, clauses),
 				expand(sql, "resume-backed-off-destination", table, clauses),

@@ -2,9 +2,11 @@ package dev.outboxstarter.core.store;
 
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.sql.Types;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -19,6 +21,7 @@ import tools.jackson.core.type.TypeReference;
 import tools.jackson.databind.json.JsonMapper;
 
 import org.springframework.jdbc.core.JdbcOperations;
+import org.springframework.jdbc.core.SqlParameterValue;
 import org.springframework.jdbc.core.namedparam.MapSqlParameterSource;
 import org.springframework.jdbc.core.namedparam.NamedParameterJdbcTemplate;
 import org.springframework.jdbc.core.namedparam.SqlParameterSource;
@@ -42,6 +45,8 @@ public class OutboxStore {
 	private static final TypeReference<Map<String, String>> HEADERS = new TypeReference<>() {
 	};
 
+	private static final SqlParameterValue NULL_TEXT = new SqlParameterValue(Types.VARCHAR, null);
+
 	private final NamedParameterJdbcTemplate jdbc;
 
 	private final DatabaseVendor vendor;
@@ -50,6 +55,9 @@ public class OutboxStore {
 
 	/** The insert runs in every business transaction: its named parameters are resolved once, here. */
 	private final PositionalStatement insert;
+
+	/** The insert's parameters in placeholder order. */
+	private final InsertParameter[] insertParameters;
 
 	private final JsonMapper json;
 
@@ -78,6 +86,8 @@ public class OutboxStore {
 		this.vendor = vendor;
 		this.sql = statements;
 		this.insert = PositionalStatement.of(statements.insert());
+		this.insertParameters = this.insert.parameterNames().stream().map(InsertParameter::named)
+			.toArray(InsertParameter[]::new);
 		this.json = json;
 		this.logOnly = logOnly;
 	}
@@ -100,12 +110,12 @@ public class OutboxStore {
 		long delayMillis = availableAfter.toMillis();
 		JdbcOperations jdbc = this.jdbc.getJdbcOperations();
 		if (events.size() == 1) {
-			jdbc.update(this.insert.sql(), this.insert.values(insertParameters(events.get(0), delayMillis)));
+			jdbc.update(this.insert.sql(), insertValues(events.get(0), delayMillis));
 		}
 		else {
 			List<Object[]> rows = new ArrayList<>(events.size());
 			for (CapturedEvent event : events) {
-				rows.add(this.insert.values(insertParameters(event, delayMillis)));
+				rows.add(insertValues(event, delayMillis));
 			}
 			jdbc.batchUpdate(this.insert.sql(), rows);
 		}
@@ -114,17 +124,57 @@ public class OutboxStore {
 		}
 	}
 
-	private SqlParameterSource insertParameters(CapturedEvent event, long delayMillis) {
-		return new MapSqlParameterSource().addValue("id", this.vendor.idParameter(event.id()))
-			.addValue("aggregateType", event.aggregateType())
-			.addValue("aggregateId", event.aggregateId())
-			.addValue("eventType", event.eventType())
-			.addValue("transport", event.transport())
-			.addValue("destination", event.destination())
-			.addValue("messageKey", event.messageKey())
-			.addValue("payload", event.payload())
-			.addValue("headers", event.headers().isEmpty() ? null : this.json.writeValueAsString(event.headers()))
-			.addValue("delayMillis", delayMillis);
+	/**
+	 * The insert's values in placeholder order, straight from the event. A null is bound with its SQL type,
+	 * which spares JDBC the driver look-ups it makes to bind an untyped one.
+	 */
+	private Object[] insertValues(CapturedEvent event, long delayMillis) {
+		Object[] values = new Object[this.insertParameters.length];
+		for (int i = 0; i < values.length; i++) {
+			values[i] = switch (this.insertParameters[i]) {
+				case ID -> this.vendor.idParameter(event.id());
+				case AGGREGATE_TYPE -> text(event.aggregateType());
+				case AGGREGATE_ID -> text(event.aggregateId());
+				case EVENT_TYPE -> event.eventType();
+				case TRANSPORT -> event.transport();
+				case DESTINATION -> event.destination();
+				case MESSAGE_KEY -> text(event.messageKey());
+				case PAYLOAD -> event.payload();
+				case HEADERS -> event.headers().isEmpty() ? NULL_TEXT : this.json.writeValueAsString(event.headers());
+				case DELAY_MILLIS -> delayMillis;
+			};
+		}
+		return values;
+	}
+
+	private static Object text(@Nullable String value) {
+		return (value != null) ? value : NULL_TEXT;
+	}
+
+	/**
+	 * The named parameters of the {@code insert} statement.
+	 */
+	private enum InsertParameter {
+
+		ID("id"), AGGREGATE_TYPE("aggregateType"), AGGREGATE_ID("aggregateId"), EVENT_TYPE("eventType"),
+		TRANSPORT("transport"), DESTINATION("destination"), MESSAGE_KEY("messageKey"), PAYLOAD("payload"),
+		HEADERS("headers"), DELAY_MILLIS("delayMillis");
+
+		private final String name;
+
+		InsertParameter(String name) {
+			this.name = name;
+		}
+
+		static InsertParameter named(String name) {
+			for (InsertParameter parameter : values()) {
+				if (parameter.name.equals(name)) {
+					return parameter;
+				}
+			}
+			throw new IllegalStateException("The outbox insert has a parameter :" + name + " that it cannot bind");
+		}
+
 	}
 
 	/**
@@ -146,23 +196,29 @@ public class OutboxStore {
 	}
 
 	/**
-	 * Locks the still-pending rows among the given ids, passing over rows locked by others, and tells
-	 * which of them an earlier pending row of their key holds back, if it can: when every id was
-	 * claimed. Otherwise a row left out (another transaction has it locked, say) may precede a claimed
-	 * row of its key, and {@link #heldBack} must decide.
-	 * @param ids row ids, each once
+	 * Locks the still-pending rows of the given captured events, passing over rows locked by others, and
+	 * tells which of them an earlier pending row of their key holds back, if it can: when every event's
+	 * row was claimed. Otherwise a row left out (another transaction has it locked, say) may precede a
+	 * claimed row of its key, and {@link #heldBack} must decide. The rows' payloads and headers are not read
+	 * again: the claimed events carry the captured ones, which the rows hold unchanged.
+	 * @param events committed captured events, each once
 	 * @return the claimed rows in seq order
 	 */
-	public ClaimedBatch claimByIds(Collection<UUID> ids) {
+	public ClaimedBatch claimCaptured(Collection<CapturedEvent> events) {
+		Map<UUID, CapturedEvent> byId = new HashMap<>(events.size() * 2);
+		events.forEach((event) -> byId.put(event.id(), event));
 		Set<UUID> heldBack = new HashSet<>();
-		List<ClaimedEvent> events = this.jdbc.query(this.sql.claimByIds(), ids(ids), (rs, row) -> {
-			ClaimedEvent event = claimedEvent(rs, row);
+		List<ClaimedEvent> claimed = this.jdbc.query(this.sql.claimByIds(), ids(byId.keySet()), (rs, row) -> {
+			CapturedEvent event = byId.get(UUID.fromString(rs.getString("id")));
+			OutboxMessage message = new OutboxMessage(event.id(), event.eventType(), event.aggregateType(),
+					event.aggregateId(), event.destination(), event.messageKey(), event.payload(), event.headers(),
+					this.vendor.readInstant(rs, "created_at"));
 			if (rs.getInt("held_back") == 1) {
-				heldBack.add(event.message().id());
+				heldBack.add(event.id());
 			}
-			return event;
+			return new ClaimedEvent(message, rs.getLong("seq"), event.transport(), rs.getInt("attempts"));
 		});
-		return (events.size() == ids.size()) ? new ClaimedBatch(events, heldBack) : ClaimedBatch.unchecked(events);
+		return (claimed.size() == byId.size()) ? new ClaimedBatch(claimed, heldBack) : ClaimedBatch.unchecked(claimed);
 	}
 
 	/**

@@ -1,8 +1,13 @@
 package dev.outboxstarter.core.store;
 
+import java.util.ArrayList;
+import java.util.List;
+
+import org.jspecify.annotations.Nullable;
+
+import org.springframework.jdbc.core.namedparam.AbstractSqlParameterSource;
 import org.springframework.jdbc.core.namedparam.NamedParameterUtils;
 import org.springframework.jdbc.core.namedparam.ParsedSql;
-import org.springframework.jdbc.core.namedparam.SqlParameterSource;
 
 /**
  * A statement with named parameters turned into JDBC's positional form once, for statements that run
@@ -10,22 +15,36 @@ import org.springframework.jdbc.core.namedparam.SqlParameterSource;
  * parameters, so its positional text is the same for every call.
  *
  * @param sql the statement with {@code ?} placeholders
- * @param parsed the parsed original, which orders the values
+ * @param parameterNames the name of the parameter at each placeholder, in order (a name used twice
+ * appears twice)
  */
-record PositionalStatement(String sql, ParsedSql parsed) {
+record PositionalStatement(String sql, List<String> parameterNames) {
 
 	static PositionalStatement of(String namedSql) {
 		ParsedSql parsed = NamedParameterUtils.parseSqlStatement(namedSql);
-		return new PositionalStatement(NamedParameterUtils.substituteNamedParameters(parsed, null), parsed);
+		List<String> names = new ArrayList<>();
+		for (Object name : NamedParameterUtils.buildValueArray(parsed, new OwnNames(), null)) {
+			names.add((String) name);
+		}
+		return new PositionalStatement(NamedParameterUtils.substituteNamedParameters(parsed, null), List.copyOf(names));
 	}
 
 	/**
-	 * The values in placeholder order.
-	 * @param parameters the values by name
-	 * @return the positional values
+	 * Gives every parameter its own name as its value, which turns the values in placeholder order into
+	 * the names in placeholder order.
 	 */
-	Object[] values(SqlParameterSource parameters) {
-		return NamedParameterUtils.buildValueArray(this.parsed, parameters, null);
+	private static final class OwnNames extends AbstractSqlParameterSource {
+
+		@Override
+		public boolean hasValue(String paramName) {
+			return true;
+		}
+
+		@Override
+		public @Nullable Object getValue(String paramName) {
+			return paramName;
+		}
+
 	}
 
 }

@@ -93,6 +93,36 @@ class FastPathDispatcherTests {
 		assertThat(this.transport.sent.stream().filter(committed::contains).toList()).isEqualTo(committed);
 	}
 
+	@Test
+	void eventsBeyondTheQueuedPayloadBudgetOverflowToTheRelay() {
+		// Workers that never start: whatever is offered stays queued.
+		FastPathDispatcher idle = new FastPathDispatcher(this.outbox.delivery(this.transport), 1000, 500, 1,
+				Duration.ofSeconds(1), () -> new SimpleAsyncTaskScheduler() {
+
+					@Override
+					public void execute(Runnable task) {
+					}
+
+				});
+		idle.start();
+		String halfTheBudget = "x".repeat((int) (FastPathDispatcher.MAX_QUEUED_PAYLOAD_CHARS / 2));
+		CapturedEvent first = withPayload(halfTheBudget);
+		CapturedEvent second = withPayload(halfTheBudget);
+		CapturedEvent beyond = withPayload("{}");
+
+		idle.committed(List.of(first, second, beyond));
+
+		assertThat(idle.queueSize()).isEqualTo(2);
+		assertThat(idle.overflowCount()).isOne();
+		idle.stop();
+	}
+
+	private static CapturedEvent withPayload(String payload) {
+		CapturedEvent event = event("queue", "q", "K");
+		return new CapturedEvent(event.id(), null, null, event.eventType(), event.transport(), event.destination(),
+				event.messageKey(), payload, Map.of());
+	}
+
 	private void awaitPublished(List<UUID> ids) {
 		await().atMost(Duration.ofSeconds(10))
 			.pollInterval(Duration.ofMillis(20))

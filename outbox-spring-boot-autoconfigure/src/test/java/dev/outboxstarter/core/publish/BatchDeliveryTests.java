@@ -133,7 +133,7 @@ class BatchDeliveryTests {
 		InMemoryTransport silent = new InMemoryTransport("queue", false, null);
 
 		DeliveryResult result = delivery(silent, Duration.ofMillis(200)).deliver(PublishPath.FAST,
-				(store) -> store.claimByIds(List.of(k1.id(), k2.id())));
+				(store) -> store.claimCaptured(List.of(k1, k2)));
 
 		assertThat(result).isEqualTo(new DeliveryResult(2, 0, 1));
 		assertThat(silent.sent).containsExactly(k1.id());
@@ -193,12 +193,12 @@ class BatchDeliveryTests {
 		BatchDelivery delivery = delivery(oneAttempt(), Duration.ofSeconds(5), transport);
 
 		DeliveryResult first = delivery.deliver(PublishPath.FAST,
-				(store) -> store.claimByIds(List.of(m1.id(), k1.id(), l1.id())));
+				(store) -> store.claimCaptured(List.of(m1, k1, l1)));
 		CapturedEvent m2 = event("log", "missing", "B");
 		CapturedEvent k2 = event("log", "t", "K");
 		insert(m2, k2);
 		DeliveryResult second = delivery.deliver(PublishPath.FAST,
-				(store) -> store.claimByIds(List.of(m2.id(), k2.id())));
+				(store) -> store.claimCaptured(List.of(m2, k2)));
 
 		assertThat(first).isEqualTo(new DeliveryResult(3, 2, 1));
 		assertThat(second).isEqualTo(new DeliveryResult(2, 1, 0));
@@ -249,13 +249,13 @@ class BatchDeliveryTests {
 		RecordingListener listener = new RecordingListener();
 		BatchDelivery delivery = new BatchDelivery(this.store, Map.of("log", transport), oneAttempt(),
 				Duration.ofSeconds(5), true, this.outbox.transactions(), List.of(listener));
-		delivery.deliver(PublishPath.FAST, (store) -> store.claimByIds(List.of(m1.id(), k1.id())));
+		delivery.deliver(PublishPath.FAST, (store) -> store.claimCaptured(List.of(m1, k1)));
 		CapturedEvent m2 = event("log", "missing", "B");
 		insert(m2);
 
-		DeliveryResult postponed = delivery.deliver(PublishPath.FAST, (store) -> store.claimByIds(List.of(m2.id())));
+		DeliveryResult postponed = delivery.deliver(PublishPath.FAST, (store) -> store.claimCaptured(List.of(m2)));
 		DeliveryResult postponedAgain = delivery.deliver(PublishPath.RELAY,
-				(store) -> store.claimByIds(List.of(m2.id())));
+				(store) -> store.claimCaptured(List.of(m2)));
 
 		assertThat(postponed).isEqualTo(new DeliveryResult(1, 0, 0));
 		assertThat(postponedAgain).isEqualTo(new DeliveryResult(1, 0, 0));
@@ -282,7 +282,7 @@ class BatchDeliveryTests {
 		}
 
 		DeliveryResult result = delivery.deliver(PublishPath.FAST,
-				(store) -> store.claimByIds(List.of(m1.id(), k1.id())));
+				(store) -> store.claimCaptured(List.of(m1, k1)));
 
 		assertThat(result).isEqualTo(new DeliveryResult(2, 1, 1));
 		OutboxTestTable.Row row = this.outbox.row(m1.id());
@@ -347,7 +347,7 @@ class BatchDeliveryTests {
 		BatchDelivery delivery = delivery(oneAttempt(), Duration.ofSeconds(5), down);
 
 		for (int i = 0; i < 3; i++) {
-			delivery.deliver(PublishPath.FAST, (store) -> store.claimByIds(List.of(k1.id())));
+			delivery.deliver(PublishPath.FAST, (store) -> store.claimCaptured(List.of(k1)));
 		}
 
 		assertThat(down.refused).hasSize(3);
@@ -371,7 +371,7 @@ class BatchDeliveryTests {
 			for (CapturedEvent event : List.of(k1, l1)) {
 				attempts.add(paths.submit(() -> {
 					for (int i = 0; i < 10; i++) {
-						delivery.deliver(PublishPath.FAST, (store) -> store.claimByIds(List.of(event.id())));
+						delivery.deliver(PublishPath.FAST, (store) -> store.claimCaptured(List.of(event)));
 					}
 				}));
 			}
@@ -383,7 +383,7 @@ class BatchDeliveryTests {
 			paths.shutdownNow();
 		}
 		down.reachable = true;
-		delivery.deliver(PublishPath.RELAY, (store) -> store.claimByIds(List.of(k1.id(), l1.id())));
+		delivery.deliver(PublishPath.RELAY, (store) -> store.claimCaptured(List.of(k1, l1)));
 
 		assertThat(down.refused).hasSize(20);
 		assertThat(this.outbox.row(k1.id()).status()).isEqualTo("PUBLISHED");
@@ -402,7 +402,7 @@ class BatchDeliveryTests {
 		BatchDelivery delivery = delivery(oneAttempt(), Duration.ofMillis(50), silent);
 
 		for (int i = 0; i < 2; i++) {
-			delivery.deliver(PublishPath.FAST, (store) -> store.claimByIds(List.of(k1.id())));
+			delivery.deliver(PublishPath.FAST, (store) -> store.claimCaptured(List.of(k1)));
 		}
 
 		assertThat(silent.sent).hasSize(2);
@@ -417,7 +417,7 @@ class BatchDeliveryTests {
 		InMemoryTransport refusing = new InMemoryTransport("queue", false, (message) -> false);
 		BatchDelivery delivery = delivery(oneAttempt(), Duration.ofSeconds(5), refusing);
 
-		delivery.deliver(PublishPath.FAST, (store) -> store.claimByIds(List.of(k1.id())));
+		delivery.deliver(PublishPath.FAST, (store) -> store.claimCaptured(List.of(k1)));
 
 		assertThat(this.outbox.row(k1.id()).status()).isEqualTo("DEAD");
 		assertThat(this.outbox.row(k1.id()).lastError()).contains("refused " + k1.id());
@@ -520,7 +520,7 @@ class BatchDeliveryTests {
 		insert(k1, k2);
 
 		DeliveryResult result = delivery(transport, Duration.ofSeconds(5)).deliver(PublishPath.FAST,
-				(store) -> store.claimByIds(List.of(k2.id(), k1.id())));
+				(store) -> store.claimCaptured(List.of(k2, k1)));
 
 		assertThat(result).isEqualTo(new DeliveryResult(2, 2, 0));
 		assertThat(transport.sent).containsExactly(k1.id(), k2.id());
@@ -535,7 +535,7 @@ class BatchDeliveryTests {
 		insert(k1, k2, l1);
 
 		DeliveryResult result = delivery(transport, Duration.ofSeconds(5)).deliver(PublishPath.FAST,
-				(store) -> store.claimByIds(List.of(k2.id(), l1.id())));
+				(store) -> store.claimCaptured(List.of(k2, l1)));
 
 		assertThat(result).isEqualTo(new DeliveryResult(2, 1, 0));
 		assertThat(transport.sent).containsExactly(l1.id());

@@ -28,8 +28,8 @@ class OutboxStoreLockingTests {
 	void claimDueSkipsRowsLockedByAnotherTransactionAndStillFillsItsBatch(TestDatabase database) throws Exception {
 		OutboxTestTable outbox = OutboxTestTable.prepare(database, TABLE);
 		OutboxStore store = outbox.store();
-		List<UUID> rows = outbox.insert(store, Duration.ZERO, event("a"), event("b"), event("c"), event("d"),
-				event("e"));
+		List<CapturedEvent> events = List.of(event("a"), event("b"), event("c"), event("d"), event("e"));
+		List<UUID> rows = outbox.insert(store, Duration.ZERO, events.toArray(CapturedEvent[]::new));
 
 		try (HeldTransaction<List<ClaimedEvent>> a = HeldTransaction.start(outbox.transactions(), store,
 				(s) -> s.claimDue(2, 0))) {
@@ -37,7 +37,7 @@ class OutboxStoreLockingTests {
 
 			assertThat(outbox.claimDueIds(store, 2)).containsExactlyElementsOf(rows.subList(2, 4));
 			assertThat(outbox.claimDueIds(store, 10)).containsExactlyElementsOf(rows.subList(2, 5));
-			assertThat(outbox.transactions().<List<UUID>>execute((status) -> ids(store.claimByIds(rows))))
+			assertThat(outbox.transactions().<List<UUID>>execute((status) -> ids(store.claimCaptured(events))))
 				.containsExactlyElementsOf(rows.subList(2, 5));
 
 			a.commit();
@@ -82,8 +82,8 @@ class OutboxStoreLockingTests {
 				(s) -> s.claimDue(1, 0))) {
 			assertThat(ids(a.result())).containsExactly(first.id());
 
-			List<UUID> others = List.of(notDue.id(), heldBackByNotDue.id(), first.id(), beyondTheLimit.id());
-			assertThat(outbox.transactions().<List<UUID>>execute((status) -> ids(store.claimByIds(others))))
+			List<CapturedEvent> others = List.of(notDue, heldBackByNotDue, first, beyondTheLimit);
+			assertThat(outbox.transactions().<List<UUID>>execute((status) -> ids(store.claimCaptured(others))))
 				.containsExactly(notDue.id(), heldBackByNotDue.id(), beyondTheLimit.id());
 			a.commit();
 		}
@@ -102,13 +102,13 @@ class OutboxStoreLockingTests {
 
 		// A is the fast path publishing the first event of K.
 		try (HeldTransaction<ClaimedBatch> a = HeldTransaction.start(outbox.transactions(), store,
-				(s) -> s.claimByIds(List.of(first.id())))) {
+				(s) -> s.claimCaptured(List.of(first)))) {
 			assertThat(ids(a.result())).containsExactly(first.id());
 
 			// B, another fast path: gets the second row locked, but must leave it. Its claim says so
 			// when it got every row it asked for.
 			outbox.transactions().executeWithoutResult((status) -> {
-				ClaimedBatch batch = store.claimByIds(List.of(second.id()));
+				ClaimedBatch batch = store.claimCaptured(List.of(second));
 				assertThat(ids(batch)).containsExactly(second.id());
 				assertThat(batch.heldBack()).containsExactly(second.id());
 				assertThat(store.heldBack(ids(batch))).containsExactly(second.id());
@@ -116,7 +116,7 @@ class OutboxStoreLockingTests {
 			// Asked for both, it could not lock the first, which its claim's check passes over as one of
 			// its own: the claim leaves the check to heldBack.
 			outbox.transactions().executeWithoutResult((status) -> {
-				ClaimedBatch batch = store.claimByIds(List.of(first.id(), second.id()));
+				ClaimedBatch batch = store.claimCaptured(List.of(first, second));
 				assertThat(ids(batch)).containsExactly(second.id());
 				assertThat(batch.heldBack()).isNull();
 				assertThat(store.heldBack(ids(batch))).containsExactly(second.id());
@@ -132,7 +132,7 @@ class OutboxStoreLockingTests {
 		}
 
 		outbox.transactions().executeWithoutResult((status) -> {
-			ClaimedBatch batch = store.claimByIds(List.of(second.id()));
+			ClaimedBatch batch = store.claimCaptured(List.of(second));
 			assertThat(ids(batch)).containsExactly(second.id());
 			assertThat(batch.heldBack()).isEmpty();
 			assertThat(store.heldBack(ids(batch))).isEmpty();
@@ -151,7 +151,7 @@ class OutboxStoreLockingTests {
 		outbox.insert(store, Duration.ZERO, first, second, otherKey);
 
 		try (HeldTransaction<ClaimedBatch> a = HeldTransaction.start(outbox.transactions(), store,
-				(s) -> s.claimByIds(List.of(first.id())))) {
+				(s) -> s.claimCaptured(List.of(first)))) {
 			assertThat(ids(a.result())).containsExactly(first.id());
 			a.commit((s) -> s.markFailed(List.of(new FailedAttempt(first.id(), false, HOUR, "broker down"))));
 		}
@@ -159,7 +159,7 @@ class OutboxStoreLockingTests {
 		// The relay's claim leaves K alone; a fast path that claims the second row by id holds it back.
 		assertThat(outbox.claimDueIds(store, 10)).containsExactly(otherKey.id());
 		outbox.transactions().executeWithoutResult((status) -> {
-			ClaimedBatch batch = store.claimByIds(List.of(second.id()));
+			ClaimedBatch batch = store.claimCaptured(List.of(second));
 			assertThat(batch.heldBack()).containsExactly(second.id());
 			assertThat(store.heldBack(ids(batch))).containsExactly(second.id());
 		});

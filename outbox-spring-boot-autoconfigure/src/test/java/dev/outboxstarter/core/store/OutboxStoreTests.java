@@ -17,6 +17,7 @@ import dev.outboxstarter.testsupport.TestDatabase;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
+import tools.jackson.databind.json.JsonMapper;
 
 import org.springframework.jdbc.core.namedparam.NamedParameterJdbcTemplate;
 
@@ -190,7 +191,7 @@ class OutboxStoreTests {
 
 	@ParameterizedTest
 	@EnumSource(TestDatabase.class)
-	void claimByIdsLocksOnlyThePendingRowsAmongTheIdsInSeqOrder(TestDatabase database) {
+	void claimCapturedLocksOnlyThePendingRowsOfTheEventsInSeqOrder(TestDatabase database) {
 		OutboxTestTable outbox = OutboxTestTable.prepare(database, TABLE);
 		OutboxStore store = outbox.store();
 		CapturedEvent a = event("a");
@@ -202,9 +203,31 @@ class OutboxStoreTests {
 		outbox.transactions().executeWithoutResult((status) -> store.markPublished(List.of(b.id())));
 
 		List<UUID> claimed = outbox.transactions()
-			.execute((status) -> ids(store.claimByIds(List.of(c.id(), b.id(), UUID.randomUUID(), a.id()))));
+			.execute((status) -> ids(store.claimCaptured(List.of(c, b, event("never-inserted"), a))));
 
 		assertThat(claimed).containsExactly(a.id(), c.id());
+	}
+
+	@ParameterizedTest
+	@EnumSource(TestDatabase.class)
+	void claimCapturedReadsNeitherPayloadNorHeadersBackButClaimsTheCapturedOnes(TestDatabase database) {
+		OutboxTestTable outbox = OutboxTestTable.prepare(database, TABLE);
+		OutboxStore store = outbox.store();
+		CapturedEvent event = new CapturedEvent(UUID.randomUUID(), "PurchaseOrder", "42", "OrderPlaced", "kafka",
+				"orders", "42", "{\"total\":12}", Map.of("tenant", "acme"));
+		store.insert(List.of(event), HOUR);
+
+		List<ClaimedEvent> claimed = outbox.transactions()
+			.execute((status) -> store.claimCaptured(List.of(event)).events());
+
+		assertThat(OutboxStatements.load(outbox.vendor(), TABLE, true, false).claimByIds()).doesNotContain("payload")
+			.doesNotContain("headers");
+		assertThat(claimed).singleElement().satisfies((claim) -> {
+			assertThat(claim.message().payload()).isEqualTo("{\"total\":12}");
+			assertThat(claim.message().headers()).containsExactly(Map.entry("tenant", "acme"));
+			assertThat(claim.message().occurredAt()).isNotNull();
+			assertThat(claim.transport()).isEqualTo("kafka");
+		});
 	}
 
 	/**
@@ -309,8 +332,29 @@ class OutboxStoreTests {
 		assertThat(outbox.row(pending.id()).status()).isEqualTo("PENDING");
 		assertThat(outbox.row(pending.id()).publishedAt()).isNull();
 		assertThat(outbox.claimDueIds(store, 10)).containsExactly(pending.id());
-		assertThat(outbox.transactions().<List<ClaimedEvent>>execute((status) -> store.claimByIds(List.of(published.id())).events()))
+		assertThat(outbox.transactions().<List<ClaimedEvent>>execute((status) -> store.claimCaptured(List.of(published)).events()))
 			.isEmpty();
+	}
+
+	@ParameterizedTest
+	@EnumSource(TestDatabase.class)
+	void markPublishedDeletesTheRowsWhenTheTableKeepsNoPublishedRows(TestDatabase database) {
+		OutboxTestTable outbox = OutboxTestTable.prepare(database, TABLE);
+		OutboxStore store = new OutboxStore(outbox.dataSource(), outbox.vendor(),
+				OutboxStatements.load(outbox.vendor(), TABLE, true, false, true), new JsonMapper());
+		CapturedEvent published = event("a");
+		CapturedEvent alsoPublished = event("b");
+		CapturedEvent pending = event("c");
+		store.insert(List.of(published, alsoPublished, pending), Duration.ZERO);
+
+		outbox.transactions().executeWithoutResult((status) -> {
+			assertThat(store.claimDue(10, 0)).hasSize(3);
+			store.markPublished(List.of(published.id(), alsoPublished.id()));
+		});
+
+		assertThat(outbox.jdbc().queryForList("SELECT id FROM " + TABLE, String.class))
+			.containsExactly(pending.id().toString());
+		assertThat(outbox.claimDueIds(store, 10)).containsExactly(pending.id());
 	}
 
 	@ParameterizedTest
@@ -468,7 +512,7 @@ class OutboxStoreTests {
 			List<UUID> claimed = ids(store.claimDue(10, 0));
 			assertThat(claimed).containsExactly(second.id());
 			assertThat(store.heldBack(claimed)).isEmpty();
-			assertThat(store.claimByIds(List.of(first.id())).events()).isEmpty();
+			assertThat(store.claimCaptured(List.of(first)).events()).isEmpty();
 		});
 	}
 
@@ -488,7 +532,7 @@ class OutboxStoreTests {
 
 		outbox.transactions().executeWithoutResult((status) -> {
 			assertThat(ids(blocking.claimDue(10, 0))).containsExactly(other.id());
-			ClaimedBatch byId = blocking.claimByIds(List.of(second.id()));
+			ClaimedBatch byId = blocking.claimCaptured(List.of(second));
 			assertThat(ids(byId)).containsExactly(second.id());
 			assertThat(byId.heldBack()).containsExactly(second.id());
 			assertThat(blocking.heldBack(ids(byId))).containsExactly(second.id());

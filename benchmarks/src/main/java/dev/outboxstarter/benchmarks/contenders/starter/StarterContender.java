@@ -7,7 +7,8 @@ import dev.outboxstarter.benchmarks.contenders.SpringContender;
 
 /**
  * This starter at its defaults but for the given {@code outbox.*} properties: with the fast path on
- * (publish right after the commit), off (the relay publishes everything) or with two threads.
+ * (publish right after the commit), off (the relay publishes everything), with two threads, or with
+ * both the fast path and the relay off (the capture alone: rows are written and never published).
  */
 public class StarterContender extends SpringContender {
 
