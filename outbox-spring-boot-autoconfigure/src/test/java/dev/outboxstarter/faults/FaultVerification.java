@@ -13,6 +13,7 @@ import java.util.Set;
 import java.util.UUID;
 
 import dev.outboxstarter.core.OutboxHeaders;
+import dev.outboxstarter.testsupport.TopicRecorder;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
@@ -97,10 +98,7 @@ final class FaultVerification {
 		config.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, "5000");
 		try (KafkaConsumer<String, String> consumer = new KafkaConsumer<>(config, new StringDeserializer(),
 				new StringDeserializer())) {
-			List<TopicPartition> partitions = consumer.partitionsFor(topic, Duration.ofSeconds(30))
-				.stream()
-				.map((info) -> new TopicPartition(topic, info.partition()))
-				.toList();
+			List<TopicPartition> partitions = TopicRecorder.partitionsOf(consumer, topic);
 			consumer.assign(partitions);
 			consumer.seekToBeginning(partitions);
 			// Everything is published and acknowledged before this runs: read up to the end offsets.

@@ -491,10 +491,7 @@ class KafkaOutboxIntegrationTests {
 			config.put(ConsumerConfig.GROUP_ID_CONFIG, "cloudevents-" + UUID.randomUUID());
 			config.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false");
 			this.consumer = new KafkaConsumer<>(config, new StringDeserializer(), new CloudEventDeserializer());
-			List<TopicPartition> partitions = this.consumer.partitionsFor(topic, Duration.ofSeconds(30))
-				.stream()
-				.map((info) -> new TopicPartition(topic, info.partition()))
-				.toList();
+			List<TopicPartition> partitions = TopicRecorder.partitionsOf(this.consumer, topic);
 			this.consumer.assign(partitions);
 			this.consumer.seekToBeginning(partitions);
 		}

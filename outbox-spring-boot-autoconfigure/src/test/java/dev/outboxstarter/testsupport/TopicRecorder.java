@@ -8,7 +8,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.Properties;
 import java.util.UUID;
+import java.util.concurrent.locks.LockSupport;
 
+import org.apache.kafka.clients.consumer.Consumer;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
@@ -32,12 +34,33 @@ public final class TopicRecorder implements AutoCloseable {
 		config.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
 		config.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false");
 		this.consumer = new KafkaConsumer<>(config, new StringDeserializer(), new StringDeserializer());
-		List<TopicPartition> partitions = this.consumer.partitionsFor(topic, Duration.ofSeconds(30))
-			.stream()
-			.map((info) -> new TopicPartition(topic, info.partition()))
-			.toList();
+		List<TopicPartition> partitions = partitionsOf(this.consumer, topic);
 		this.consumer.assign(partitions);
 		this.consumer.seekToBeginning(partitions);
+	}
+
+	/**
+	 * The topic's partitions, once the consumer's broker knows them: a topic just created may not be
+	 * in the broker's metadata yet, and a consumer assigned none of its partitions fails every poll.
+	 * @param consumer the consumer to ask
+	 * @param topic the topic
+	 * @return its partitions
+	 */
+	public static List<TopicPartition> partitionsOf(Consumer<?, ?> consumer, String topic) {
+		long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+		while (true) {
+			List<TopicPartition> partitions = consumer.partitionsFor(topic, Duration.ofSeconds(30))
+				.stream()
+				.map((info) -> new TopicPartition(topic, info.partition()))
+				.toList();
+			if (!partitions.isEmpty()) {
+				return partitions;
+			}
+			if (System.nanoTime() > deadline) {
+				throw new IllegalStateException("Topic " + topic + " has no partitions the consumer can see after 30 s");
+			}
+			LockSupport.parkNanos(Duration.ofMillis(20).toNanos());
+		}
 	}
 
 	/**
