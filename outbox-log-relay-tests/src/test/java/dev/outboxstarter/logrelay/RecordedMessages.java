@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.Properties;
 import java.util.UUID;
 
+import dev.outboxstarter.testsupport.TopicRecorder;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
@@ -30,10 +31,7 @@ final class RecordedMessages implements AutoCloseable {
 		config.put(ConsumerConfig.GROUP_ID_CONFIG, "log-relay-recorder-" + UUID.randomUUID());
 		config.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false");
 		this.consumer = new KafkaConsumer<>(config, new ByteArrayDeserializer(), new ByteArrayDeserializer());
-		List<TopicPartition> partitions = this.consumer.partitionsFor(topic, Duration.ofSeconds(30))
-			.stream()
-			.map((info) -> new TopicPartition(topic, info.partition()))
-			.toList();
+		List<TopicPartition> partitions = TopicRecorder.partitionsOf(this.consumer, topic);
 		this.consumer.assign(partitions);
 		this.consumer.seekToBeginning(partitions);
 	}
