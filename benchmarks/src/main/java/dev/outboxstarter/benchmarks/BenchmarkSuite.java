@@ -1,6 +1,7 @@
 package dev.outboxstarter.benchmarks;
 
 import java.io.BufferedReader;
+import java.io.File;
 import java.io.IOException;
 import java.io.InputStreamReader;
 import java.io.UncheckedIOException;
@@ -33,7 +34,8 @@ import org.springframework.util.Assert;
  * contenders round by round (each run in a fresh JVM, with its own warm-up), takes the median of the
  * rounds and prints a Markdown table with ratios to the starter; writes it and the raw results as
  * JSON to {@code target/benchmarks/}. Arguments ({@code --name=value}; contender lists are
- * comma-separated {@link Contenders} names):
+ * comma-separated {@link Contenders} names, {@code NAME@baseline} for contender {@code NAME} run from
+ * {@code baseline-classpath}):
  * <ul>
  * <li>{@code rounds} (3; {@code <scenario>-rounds}, e.g. {@code drain-rounds}, for one scenario), {@code heap} (1g, the contender JVMs' maximum heap), {@code only} (one
  * scenario: {@code write}, {@code drain}, {@code outage}, {@code lost}, {@code latency}, {@code scaleout}, {@code memory}
@@ -41,7 +43,10 @@ import org.springframework.util.Assert;
  * {@code async-profiler} (with {@code profile}: the path of async-profiler's {@code libasyncProfiler.so},
  * to record CPU samples of every thread as collapsed stacks instead), {@code jdbc-url} (the
  * PostgreSQL database, {@code jdbc:postgresql://127.0.0.1:5432/test} unless given; every contender
- * drops and creates its own schema in it);</li>
+ * drops and creates its own schema in it), {@code baseline-classpath} (a file holding the class path,
+ * one line, of an earlier build of this module and the starter, for comparing a change with the build
+ * before it in one run: a contender listed as {@code NAME@baseline}, e.g. {@code STARTER@baseline}, runs
+ * from it, and is a contender of its own in every table, labelled "…, baseline build");</li>
  * <li>write cost: {@code transactions} (20000), {@code warmup} (40000, after rounds of 10,000 until the
  * compiler is quiet, at most 4 times {@code warmup}; also before the latency and sustained rate
  * measurements), {@code write-concurrency} (1,8), {@code write-contenders};</li>
@@ -112,14 +117,18 @@ public final class BenchmarkSuite {
 
 	private final Map<String, String> options;
 
+	/** The class path of {@code baseline-classpath}'s build, or {@code null} without one. */
+	private final String baselineClassPath;
+
 	private final KafkaBrokerProcess broker;
 
 	private final Map<String, Object> results = new LinkedHashMap<>();
 
 	private final StringBuilder markdown = new StringBuilder();
 
-	private BenchmarkSuite(Map<String, String> options, KafkaBrokerProcess broker) {
+	private BenchmarkSuite(Map<String, String> options, String baselineClassPath, KafkaBrokerProcess broker) {
 		this.options = options;
+		this.baselineClassPath = baselineClassPath;
 		this.broker = broker;
 	}
 
@@ -139,8 +148,16 @@ public final class BenchmarkSuite {
 			Assert.isTrue(Files.isRegularFile(Path.of(options.get("async-profiler"))), () -> "--async-profiler="
 					+ options.get("async-profiler") + " is not a file: give the path of libasyncProfiler.so");
 		}
+		String baselineClassPath = options.containsKey("baseline-classpath")
+				? baselineClassPath(Path.of(options.get("baseline-classpath"))) : null;
+		// Every contender list read now: a mistake in one stops the run before the first scenario, not hours in.
+		options.forEach((name, names) -> {
+			if (name.endsWith("-contenders")) {
+				entrants(name, names, baselineClassPath);
+			}
+		});
 		try (KafkaBrokerProcess broker = KafkaBrokerProcess.start(output.resolve("kafka.log"), BROKER_JVM_OPTIONS)) {
-			BenchmarkSuite suite = new BenchmarkSuite(options, broker);
+			BenchmarkSuite suite = new BenchmarkSuite(options, baselineClassPath, broker);
 			suite.run();
 			Files.writeString(output.resolve("results.md"), suite.markdown);
 			Files.writeString(output.resolve("results.json"), json.writeValueAsString(suite.results));
@@ -150,12 +167,32 @@ public final class BenchmarkSuite {
 		}
 	}
 
-	private List<Contenders> contenders(String name, List<Contenders> defaultValue) {
+	private static String baselineClassPath(Path file) throws IOException {
+		Assert.isTrue(Files.isRegularFile(file), () -> "--baseline-classpath=" + file
+				+ " is not a file: give a file holding the baseline build's class path on one line");
+		String classPath = Files.readString(file).trim();
+		Assert.hasText(classPath, () -> "--baseline-classpath=" + file + " is empty");
+		for (String entry : classPath.split(File.pathSeparator)) {
+			Assert.isTrue(Files.exists(Path.of(entry)),
+					() -> "--baseline-classpath=" + file + " names " + entry + ", which does not exist");
+		}
+		return classPath;
+	}
+
+	private List<Entrant> contenders(String name, List<Contenders> defaultValue) {
 		String names = this.options.get(name);
 		if (names == null) {
-			return defaultValue;
+			return defaultValue.stream().map(Entrant::of).toList();
 		}
-		return Arrays.stream(names.split(",")).map(String::trim).map(Contenders::valueOf).toList();
+		return entrants(name, names, this.baselineClassPath);
+	}
+
+	private static List<Entrant> entrants(String name, String names, String baselineClassPath) {
+		List<Entrant> entrants = Arrays.stream(names.split(",")).map(String::trim).map(Entrant::parse).toList();
+		Assert.isTrue(baselineClassPath != null || entrants.stream().noneMatch(Entrant::baseline),
+				() -> "--" + name + "=" + names + ": a contender NAME" + Entrant.BASELINE
+						+ " needs --baseline-classpath=<file holding the baseline build's class path>");
+		return entrants;
 	}
 
 	private int option(String name, int defaultValue) {
@@ -196,10 +233,10 @@ public final class BenchmarkSuite {
 	}
 
 	private void writeCost(int rounds) {
-		List<Contenders> writers = contenders("write-contenders", WRITERS);
+		List<Entrant> writers = contenders("write-contenders", WRITERS);
 		for (String concurrency : this.options.getOrDefault("write-concurrency", "1,8").split(",")) {
 			String name = "write cost, concurrency " + concurrency;
-			Map<Contenders, Map<String, Double>> medians = rounds(name, writers, rounds, "write",
+			Map<Entrant, Map<String, Double>> medians = rounds(name, writers, rounds, "write",
 					List.of("transactions=" + option("transactions", 20_000), "concurrency=" + concurrency,
 							"warmup=" + option("warmup", DEFAULT_WARMUP)));
 			table(name, medians, List.of("transactionsPerSecond", "p50Millis", "p99Millis", "jvmCpuMicrosPerTransaction",
@@ -214,10 +251,11 @@ public final class BenchmarkSuite {
 
 	/**
 	 * The write cost's ratios: each contender's median rate to the database-only floor's, with the
-	 * spread of its rounds, and the starter's to the references the write path is measured against.
+	 * spread of its rounds, and the starter's to the references the write path is measured against and
+	 * to the baseline build's starter.
 	 */
-	private void writeRatios(String name, Map<Contenders, Map<String, Double>> medians) {
-		Double floor = rate(medians, Contenders.DATABASE_ONLY);
+	private void writeRatios(String name, Map<Entrant, Map<String, Double>> medians) {
+		Double floor = rate(medians, Entrant.of(Contenders.DATABASE_ONLY));
 		this.markdown.append("### ").append(name).append(", ratios\n\n")
 			.append("| contender | tx/s (median) | rounds' range | / floor |\n|---|---:|---|---:|\n");
 		medians.forEach((contender, values) -> this.markdown.append("| ").append(contender.label()).append(" | ")
@@ -225,9 +263,9 @@ public final class BenchmarkSuite {
 			.append(format(values.get("transactionsPerSecondMin"))).append("–")
 			.append(format(values.get("transactionsPerSecondMax"))).append(" | ")
 			.append(ratio(values.get("transactionsPerSecond"), floor)).append(" |\n"));
-		Double starter = rate(medians, Contenders.STARTER);
-		for (Contenders reference : List.of(Contenders.NAIVE_DUAL_WRITE, Contenders.MODULITH,
-				Contenders.STARTER_RELAY_ONLY)) {
+		Double starter = rate(medians, Entrant.of(Contenders.STARTER));
+		for (Entrant reference : List.of(Entrant.of(Contenders.NAIVE_DUAL_WRITE), Entrant.of(Contenders.MODULITH),
+				Entrant.of(Contenders.STARTER_RELAY_ONLY), new Entrant(Contenders.STARTER, true))) {
 			if (medians.containsKey(reference)) {
 				this.markdown.append("\nstarter / ").append(reference.label()).append(": ")
 					.append(ratio(starter, rate(medians, reference)));
@@ -236,7 +274,7 @@ public final class BenchmarkSuite {
 		this.markdown.append("\n\n");
 	}
 
-	private static Double rate(Map<Contenders, Map<String, Double>> medians, Contenders contender) {
+	private static Double rate(Map<Entrant, Map<String, Double>> medians, Entrant contender) {
 		return medians.getOrDefault(contender, Map.of()).get("transactionsPerSecond");
 	}
 
@@ -246,7 +284,7 @@ public final class BenchmarkSuite {
 
 	private void drain(int rounds) {
 		String name = "backlog drain, " + option("drain-events", 100_000) + " events";
-		Map<Contenders, Map<String, Double>> medians = rounds(name, contenders("drain-contenders", DRAINERS), rounds,
+		Map<Entrant, Map<String, Double>> medians = rounds(name, contenders("drain-contenders", DRAINERS), rounds,
 				"drain", List.of("events=" + option("drain-events", 100_000)));
 		table(name, medians, List.of("drainSeconds", "eventsPerSecond", "peakHeapMegabytes", "lost"),
 				"eventsPerSecond");
@@ -255,7 +293,7 @@ public final class BenchmarkSuite {
 	private void outage(int rounds) {
 		int events = option("outage-events", 100_000);
 		String name = "backlog drain after an outage of the running broker, " + events + " events";
-		Map<Contenders, Map<String, Double>> medians = rounds(name, contenders("outage-contenders", DRAINERS), rounds,
+		Map<Entrant, Map<String, Double>> medians = rounds(name, contenders("outage-contenders", DRAINERS), rounds,
 				"outage", List.of("events=" + events, "warmup=" + option("warmup", DEFAULT_WARMUP)));
 		table(name, medians, List.of("drainSeconds", "eventsPerSecond", "peakHeapMegabytes", "lost"),
 				"eventsPerSecond");
@@ -263,14 +301,14 @@ public final class BenchmarkSuite {
 
 	private void lost() {
 		String name = "events written while the broker was down, " + option("lost-events", 500) + " events";
-		Map<Contenders, Map<String, Double>> medians = rounds(name,
-				List.of(Contenders.STARTER, Contenders.NAIVE_DUAL_WRITE), 1, "drain",
+		Map<Entrant, Map<String, Double>> medians = rounds(name,
+				List.of(Entrant.of(Contenders.STARTER), Entrant.of(Contenders.NAIVE_DUAL_WRITE)), 1, "drain",
 				List.of("events=" + option("lost-events", 500), "limitSeconds=60"));
 		table(name, medians, List.of("received", "lost"), "received");
 	}
 
 	private void latency(int rounds) {
-		List<Contenders> contenders = contenders("latency-contenders", LATENCY);
+		List<Entrant> contenders = contenders("latency-contenders", LATENCY);
 		List<String> common = List.of("warmup=" + option("warmup", DEFAULT_WARMUP),
 				"limitSeconds=" + option("latency-limit-seconds", 120));
 		int rate = option("latency-rate", 500);
@@ -294,7 +332,7 @@ public final class BenchmarkSuite {
 		String name = "scale-out, backlog drain of " + events + " events by several starter instances"
 				+ " (application contexts in one JVM)";
 		Map<Integer, Map<String, Double>> medians = rounds(name, List.of(1, 2, 3), rounds, BenchmarkSuite::instances,
-				(instances) -> runChild(Contenders.STARTER, "scaleout",
+				(instances) -> runChild(Entrant.of(Contenders.STARTER), "scaleout",
 						List.of("events=" + events, "instances=" + instances), heap()));
 		table(name, "starter", medians, BenchmarkSuite::instances, 1, "1 instance",
 				List.of("drainSeconds", "eventsPerSecond", "lost"), "eventsPerSecond");
@@ -308,8 +346,8 @@ public final class BenchmarkSuite {
 		int events = option("memory-events", 1_000_000);
 		String name = "large backlog, " + events + " pending events bulk-inserted with SQL, drained under -Xmx256m";
 		List<String> parameters = List.of("events=" + events, "limitSeconds=" + option("memory-limit-seconds", 1_800));
-		Map<Contenders, Map<String, Double>> medians = rounds(name, List.of(Contenders.STARTER), rounds,
-				Contenders::label, (contender) -> runChild(contender, "memory", parameters, "256m"));
+		Map<Entrant, Map<String, Double>> medians = rounds(name, List.of(Entrant.of(Contenders.STARTER)), rounds,
+				Entrant::label, (contender) -> runChild(contender, "memory", parameters, "256m"));
 		table(name, medians, List.of("drainSeconds", "eventsPerSecond", "peakHeapMegabytes",
 				"peakHeapAfterCollectionsMegabytes", "lost", "outOfMemoryErrors"), "eventsPerSecond");
 	}
@@ -318,15 +356,15 @@ public final class BenchmarkSuite {
 		int maxRate = option("sustained-max-rate", 6_000);
 		int stepSeconds = option("sustained-step-seconds", 60);
 		String name = "sustained rate, steps of 500 events/s up to " + maxRate + ", " + stepSeconds + " s each";
-		Map<Contenders, Map<String, Double>> medians = rounds(name, contenders("sustained-contenders", SUSTAINED),
+		Map<Entrant, Map<String, Double>> medians = rounds(name, contenders("sustained-contenders", SUSTAINED),
 				rounds, "sustained",
 				List.of("maxRate=" + maxRate, "stepSeconds=" + stepSeconds, "warmup=" + option("warmup", DEFAULT_WARMUP)));
 		table(name, medians, List.of("highestHeldRate", "failedAtRate", "writerLimitedAtRate"), "highestHeldRate");
 	}
 
-	private Map<Contenders, Map<String, Double>> rounds(String name, List<Contenders> contenders, int rounds,
+	private Map<Entrant, Map<String, Double>> rounds(String name, List<Entrant> contenders, int rounds,
 			String scenario, List<String> parameters) {
-		return rounds(name, contenders, rounds, Contenders::label,
+		return rounds(name, contenders, rounds, Entrant::label,
 				(contender) -> runChild(contender, scenario, parameters, heap()));
 	}
 
@@ -396,8 +434,8 @@ public final class BenchmarkSuite {
 		return (values.size() % 2 == 1) ? values.get(middle) : (values.get(middle - 1) + values.get(middle)) / 2;
 	}
 
-	private void table(String name, Map<Contenders, Map<String, Double>> medians, List<String> metrics, String ratioOf) {
-		table(name, "contender", medians, Contenders::label, Contenders.STARTER, "starter", metrics, ratioOf);
+	private void table(String name, Map<Entrant, Map<String, Double>> medians, List<String> metrics, String ratioOf) {
+		table(name, "contender", medians, Entrant::label, Entrant.of(Contenders.STARTER), "starter", metrics, ratioOf);
 	}
 
 	private <R> void table(String name, String rowHeader, Map<R, Map<String, Double>> medians,
@@ -428,7 +466,7 @@ public final class BenchmarkSuite {
 				: String.format(Locale.ROOT, "%.2f", value);
 	}
 
-	private Map<String, Object> runChild(Contenders contender, String scenario, List<String> parameters, String heap) {
+	private Map<String, Object> runChild(Entrant contender, String scenario, List<String> parameters, String heap) {
 		List<String> command = new ArrayList<>();
 		command.add(FaultClassPath.javaCommand());
 		command.add("-Xmx" + heap);
@@ -437,7 +475,7 @@ public final class BenchmarkSuite {
 		if (this.options.containsKey("profile")) {
 			// --profile=<dir>: a profile of every contender run, for finding where time goes.
 			Path file = Path.of(this.options.get("profile"))
-				.resolve(contender.name().toLowerCase(Locale.ROOT) + "-" + scenario + "-" + System.nanoTime());
+				.resolve(contender.fileName() + "-" + scenario + "-" + System.nanoTime());
 			if (this.options.containsKey("async-profiler")) {
 				// CPU samples of every thread, the kernel's part included where perf events allow: the
 				// flight recorder samples only threads running Java code, and misses the socket calls.
@@ -449,9 +487,10 @@ public final class BenchmarkSuite {
 			}
 		}
 		command.add("-cp");
-		command.add(System.getProperty("java.class.path"));
+		command.add(contender.baseline() ? this.baselineClassPath : System.getProperty("java.class.path"));
 		command.add(ContenderProcess.class.getName());
-		command.add(contender.name());
+		// The plain name: the baseline build's ContenderProcess knows its own Contenders only.
+		command.add(contender.contender().name());
 		command.add(scenario);
 		command.add(this.broker.bootstrapServers());
 		command.addAll(parameters);
@@ -461,7 +500,7 @@ public final class BenchmarkSuite {
 		try {
 			Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
 			String result = null;
-			Path log = Path.of("target", "benchmarks", contender.name().toLowerCase(Locale.ROOT) + "-" + scenario + ".log");
+			Path log = Path.of("target", "benchmarks", contender.fileName() + "-" + scenario + ".log");
 			StringBuilder lines = new StringBuilder();
 			try (BufferedReader out = new BufferedReader(
 					new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8))) {
@@ -501,6 +540,46 @@ public final class BenchmarkSuite {
 			Thread.currentThread().interrupt();
 			throw new IllegalStateException(ex);
 		}
+	}
+
+	/**
+	 * An entry of a contender list: a contender, run from the suite's own class path or, listed as
+	 * {@code NAME@baseline}, from {@code baseline-classpath}'s, as a contender of its own.
+	 */
+	private record Entrant(Contenders contender, boolean baseline) {
+
+		private static final String BASELINE = "@baseline";
+
+		static Entrant of(Contenders contender) {
+			return new Entrant(contender, false);
+		}
+
+		static Entrant parse(String name) {
+			int suffix = name.indexOf('@');
+			if (suffix < 0) {
+				return of(Contenders.valueOf(name));
+			}
+			Assert.isTrue(name.substring(suffix).equals(BASELINE),
+					() -> "Unknown suffix in contender " + name + ": the only one is " + BASELINE);
+			return new Entrant(Contenders.valueOf(name.substring(0, suffix)), true);
+		}
+
+		String label() {
+			return this.baseline ? this.contender.label() + ", baseline build" : this.contender.label();
+		}
+
+		/** The start of its log's and profiles' file names. */
+		String fileName() {
+			String name = this.contender.name().toLowerCase(Locale.ROOT);
+			return this.baseline ? name + "-baseline" : name;
+		}
+
+		/** As listed, and as the key of its runs in {@code results.json}. */
+		@Override
+		public String toString() {
+			return this.baseline ? this.contender.name() + BASELINE : this.contender.name();
+		}
+
 	}
 
 }
