@@ -1,4 +1,4 @@
-package dev.outboxstarter.inbox;
+package dev.outboxstarter;
 
 import java.lang.annotation.Documented;
 import java.lang.annotation.ElementType;

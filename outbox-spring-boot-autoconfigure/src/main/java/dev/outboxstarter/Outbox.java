@@ -1,4 +1,4 @@
-package dev.outboxstarter.core;
+package dev.outboxstarter;
 
 import org.jspecify.annotations.Nullable;
 

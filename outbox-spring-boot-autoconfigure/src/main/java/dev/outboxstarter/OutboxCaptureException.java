@@ -1,4 +1,4 @@
-package dev.outboxstarter.core;
+package dev.outboxstarter;
 
 /**
  * An outbox event was refused when it was captured: not serializable, too large, without a route, or

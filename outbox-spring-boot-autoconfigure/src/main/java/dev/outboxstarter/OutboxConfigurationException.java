@@ -1,4 +1,4 @@
-package dev.outboxstarter.core;
+package dev.outboxstarter;
 
 /**
  * The outbox cannot start as configured. Spring Boot reports it as a failure analysis: what is wrong

@@ -1,4 +1,4 @@
-package dev.outboxstarter.core;
+package dev.outboxstarter;
 
 import java.util.List;
 

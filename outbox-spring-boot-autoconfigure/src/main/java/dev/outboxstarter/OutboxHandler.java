@@ -1,4 +1,4 @@
-package dev.outboxstarter.local;
+package dev.outboxstarter;
 
 import java.lang.annotation.Documented;
 import java.lang.annotation.ElementType;
@@ -15,7 +15,7 @@ import org.springframework.aot.hint.annotation.Reflective;
  * <p>
  * Route events to it with {@code @OutboxEvent(transport = "local", destination = "<name>")}. The
  * method takes the event (deserialized from the outbox row into the parameter's type) and, optionally,
- * the {@link dev.outboxstarter.core.publish.OutboxMessage} for its id and headers. It runs in a new
+ * the {@link dev.outboxstarter.spi.OutboxMessage} for its id and headers. It runs in a new
  * transaction of the application's transaction manager, after the transaction that raised the event
  * committed, never for one that rolled back. Returning normally marks the event published; throwing
  * counts a failed attempt, retried with {@code outbox.retry.*} backoff until it is DEAD.

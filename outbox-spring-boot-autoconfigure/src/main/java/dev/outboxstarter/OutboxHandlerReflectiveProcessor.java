@@ -1,8 +1,8 @@
-package dev.outboxstarter.local;
+package dev.outboxstarter;
 
 import java.lang.reflect.Method;
 
-import dev.outboxstarter.core.publish.OutboxMessage;
+import dev.outboxstarter.spi.OutboxMessage;
 
 import org.springframework.aot.hint.BindingReflectionHintsRegistrar;
 import org.springframework.aot.hint.ReflectionHints;

@@ -1,4 +1,4 @@
-package dev.outboxstarter.core;
+package dev.outboxstarter;
 
 /**
  * Names of the headers every published outbox message carries, whatever the transport.

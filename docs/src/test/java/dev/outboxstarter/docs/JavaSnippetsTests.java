@@ -101,7 +101,7 @@ class JavaSnippetsTests {
 		String snippet = """
 				package com.example;
 
-				import dev.outboxstarter.core.OutboxEvent;
+				import dev.outboxstarter.OutboxEvent;
 
 				@OutboxEvent(destination = "orders")
 				public record OrderPlaced(long orderId) {

@@ -4,9 +4,9 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Consumer;
 
-import dev.outboxstarter.core.Outbox;
-import dev.outboxstarter.core.OutboxEvent;
-import dev.outboxstarter.core.capture.EventHeadersContributor;
+import dev.outboxstarter.Outbox;
+import dev.outboxstarter.OutboxEvent;
+import dev.outboxstarter.spi.EventHeadersContributor;
 import dev.outboxstarter.testsupport.TestDatabase;
 import dev.outboxstarter.testsupport.TestKafka;
 

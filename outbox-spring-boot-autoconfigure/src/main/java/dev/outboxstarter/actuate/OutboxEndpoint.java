@@ -10,14 +10,13 @@ import java.util.Set;
 import java.util.TreeMap;
 import java.util.UUID;
 
-import dev.outboxstarter.core.DeadEvents;
-import dev.outboxstarter.core.publish.Outages;
-import dev.outboxstarter.core.publish.PausedDestination;
-import dev.outboxstarter.core.store.BacklogReading;
-import dev.outboxstarter.core.store.EventCount;
-import dev.outboxstarter.core.store.EventStatus;
-import dev.outboxstarter.core.store.OutboxStore;
-import dev.outboxstarter.core.store.StoredEvent;
+import dev.outboxstarter.DeadEvents;
+import dev.outboxstarter.core.BacklogReading;
+import dev.outboxstarter.core.EventCount;
+import dev.outboxstarter.core.EventStatus;
+import dev.outboxstarter.core.OutboxOperations;
+import dev.outboxstarter.core.PausedDestination;
+import dev.outboxstarter.core.StoredEvent;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
@@ -58,11 +57,9 @@ public class OutboxEndpoint {
 
 	private static final int MAX_PAGE_SIZE = 200;
 
-	private final OutboxStore store;
+	private final OutboxOperations operations;
 
 	private final DeadEvents deadEvents;
-
-	private final @Nullable Outages outages;
 
 	private final Show showValues;
 
@@ -70,18 +67,16 @@ public class OutboxEndpoint {
 
 	/**
 	 * Creates the endpoint.
-	 * @param store reads the table
+	 * @param operations the running outbox
 	 * @param deadEvents retries DEAD events
-	 * @param outages what this instance found unavailable, or {@code null} when it publishes nothing
 	 * @param showValues when listed events include their payload and headers
 	 * @param roles the roles a user needs to see them with {@link Show#WHEN_AUTHORIZED} (none: any
 	 * authenticated user)
 	 */
-	public OutboxEndpoint(OutboxStore store, DeadEvents deadEvents, @Nullable Outages outages, Show showValues,
+	OutboxEndpoint(OutboxOperations operations, DeadEvents deadEvents, Show showValues,
 			Collection<String> roles) {
-		this.store = store;
+		this.operations = operations;
 		this.deadEvents = deadEvents;
-		this.outages = outages;
 		this.showValues = showValues;
 		this.roles = Set.copyOf(roles);
 	}
@@ -93,14 +88,14 @@ public class OutboxEndpoint {
 	@ReadOperation
 	public Summary summary() {
 		Map<EventStatus, Map<String, Long>> byStatus = new TreeMap<>();
-		for (EventCount count : this.store.countByStatus()) {
+		for (EventCount count : this.operations.countByStatus()) {
 			byStatus.computeIfAbsent(count.status(), (status) -> new TreeMap<>()).put(count.transport(), count.events());
 		}
-		BacklogReading backlog = this.store.readBacklog();
+		BacklogReading backlog = this.operations.readBacklog();
 		return new Summary(backlog.pending(), backlog.dead(), backlog.oldestPendingCreatedAt(),
 				backlog.oldestPendingAge().toMillis() / 1000.0, byStatus,
-				(this.outages != null) ? this.outages.unavailableTransports() : Set.of(),
-				(this.outages != null) ? this.outages.pausedDestinations() : List.of());
+				this.operations.unavailableTransports(),
+				this.operations.pausedDestinations());
 	}
 
 	/**
@@ -125,7 +120,7 @@ public class OutboxEndpoint {
 					"size must be between 1 and " + MAX_PAGE_SIZE + ", not " + pageSize, "Bad size");
 		}
 		boolean showValues = this.showValues.isShown(securityContext, this.roles);
-		List<StoredEvent> events = this.store.list(eventStatus, pageNumber * pageSize, pageSize, showValues);
+		List<StoredEvent> events = this.operations.list(eventStatus, pageNumber * pageSize, pageSize, showValues);
 		return new EventsPage(eventStatus, pageNumber, pageSize, events);
 	}
 
@@ -161,7 +156,7 @@ public class OutboxEndpoint {
 	 */
 	@DeleteOperation
 	public ActionResult discard(@Selector UUID id) {
-		boolean discarded = this.store.discard(id);
+		boolean discarded = this.operations.discard(id);
 		logger.info("Outbox endpoint: discard of event " + id + (discarded ? "" : " found no pending or DEAD event"));
 		return new ActionResult("discard", discarded ? 1 : 0);
 	}

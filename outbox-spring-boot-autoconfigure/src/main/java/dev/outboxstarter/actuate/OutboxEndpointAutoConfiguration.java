@@ -1,11 +1,9 @@
-package dev.outboxstarter.autoconfigure;
+package dev.outboxstarter.actuate;
 
-import dev.outboxstarter.actuate.OutboxEndpoint;
-import dev.outboxstarter.core.DeadEvents;
-import dev.outboxstarter.core.publish.Outages;
-import dev.outboxstarter.core.store.OutboxStore;
+import dev.outboxstarter.DeadEvents;
+import dev.outboxstarter.core.OutboxAutoConfiguration;
+import dev.outboxstarter.core.OutboxOperations;
 
-import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.actuate.autoconfigure.endpoint.condition.ConditionalOnAvailableEndpoint;
 import org.springframework.boot.actuate.endpoint.annotation.Endpoint;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
@@ -23,17 +21,16 @@ import org.springframework.context.annotation.Bean;
  */
 @AutoConfiguration(after = OutboxAutoConfiguration.class)
 @ConditionalOnClass({ Endpoint.class, ConditionalOnAvailableEndpoint.class })
-@ConditionalOnBean({ OutboxStore.class, DeadEvents.class })
+@ConditionalOnBean({ OutboxOperations.class, DeadEvents.class })
 @ConditionalOnAvailableEndpoint(OutboxEndpoint.class)
 @EnableConfigurationProperties(OutboxEndpointProperties.class)
-public final class OutboxEndpointAutoConfiguration {
+final class OutboxEndpointAutoConfiguration {
 
 	@Bean
 	@ConditionalOnMissingBean
-	OutboxEndpoint outboxEndpoint(OutboxStore store, DeadEvents deadEvents, ObjectProvider<Outages> outages,
+	OutboxEndpoint outboxEndpoint(OutboxOperations operations, DeadEvents deadEvents,
 			OutboxEndpointProperties properties) {
-		return new OutboxEndpoint(store, deadEvents, outages.getIfAvailable(), properties.getShowValues(),
-				properties.getRoles());
+		return new OutboxEndpoint(operations, deadEvents, properties.getShowValues(), properties.getRoles());
 	}
 
 }

@@ -1,4 +1,4 @@
-package dev.outboxstarter.autoconfigure;
+package dev.outboxstarter.actuate;
 
 import java.util.Set;
 

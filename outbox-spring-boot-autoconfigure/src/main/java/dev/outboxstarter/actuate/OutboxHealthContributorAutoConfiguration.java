@@ -1,12 +1,9 @@
-package dev.outboxstarter.autoconfigure;
+package dev.outboxstarter.actuate;
 
-import dev.outboxstarter.actuate.OutboxHealthIndicator;
-import dev.outboxstarter.core.backlog.BacklogMonitor;
-import dev.outboxstarter.core.store.OutboxStore;
-import dev.outboxstarter.core.publish.Outages;
-import dev.outboxstarter.core.relay.OutboxRelay;
+import dev.outboxstarter.core.OutboxAutoConfiguration;
+import dev.outboxstarter.core.OutboxOperations;
+import dev.outboxstarter.core.OutboxProperties;
 
-import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
@@ -21,18 +18,16 @@ import org.springframework.context.annotation.Bean;
  */
 @AutoConfiguration(after = OutboxAutoConfiguration.class)
 @ConditionalOnClass(HealthIndicator.class)
-@ConditionalOnBean(OutboxStore.class)
+@ConditionalOnBean(OutboxOperations.class)
 @ConditionalOnEnabledHealthIndicator("outbox")
-public final class OutboxHealthContributorAutoConfiguration {
+final class OutboxHealthContributorAutoConfiguration {
 
 	@Bean
 	@ConditionalOnMissingBean(name = "outboxHealthIndicator")
-	OutboxHealthIndicator outboxHealthIndicator(ObjectProvider<BacklogMonitor> backlog,
-			ObjectProvider<OutboxRelay> relay, ObjectProvider<Outages> outages, OutboxProperties properties) {
+	OutboxHealthIndicator outboxHealthIndicator(OutboxOperations operations, OutboxProperties properties) {
 		OutboxProperties.Health health = properties.getHealth();
-		return new OutboxHealthIndicator(properties.getRelay().getMode().value(), backlog.getIfAvailable(),
-				relay.getIfAvailable(), outages.getIfAvailable(),
-				health.getMaxOldestPendingAge(), health.getMaxTimeSinceRelayRun(), health.getMaxDeadEvents());
+		return new OutboxHealthIndicator(operations, health.getMaxOldestPendingAge(), health.getMaxTimeSinceRelayRun(),
+				health.getMaxDeadEvents());
 	}
 
 }

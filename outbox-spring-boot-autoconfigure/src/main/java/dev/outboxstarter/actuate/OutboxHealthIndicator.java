@@ -6,11 +6,10 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 
-import dev.outboxstarter.core.backlog.BacklogMonitor;
-import dev.outboxstarter.core.publish.Outages;
-import dev.outboxstarter.core.publish.PausedDestination;
-import dev.outboxstarter.core.relay.OutboxRelay;
-import dev.outboxstarter.core.store.BacklogReading;
+import dev.outboxstarter.core.BacklogReading;
+import dev.outboxstarter.core.OutboxOperations;
+import dev.outboxstarter.core.OutboxOperations.BacklogSnapshot;
+import dev.outboxstarter.core.PausedDestination;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.boot.health.contributor.AbstractHealthIndicator;
@@ -23,15 +22,9 @@ import org.springframework.boot.health.contributor.Health;
  * cannot be read. Transports this instance found unavailable and destinations it paused are shown as
  * details; their events wait, and the oldest pending event's age says how long.
  */
-public class OutboxHealthIndicator extends AbstractHealthIndicator {
+class OutboxHealthIndicator extends AbstractHealthIndicator {
 
-	private final @Nullable BacklogMonitor backlog;
-
-	private final String relayMode;
-
-	private final @Nullable OutboxRelay relay;
-
-	private final @Nullable Outages outages;
+	private final OutboxOperations operations;
 
 	private final Duration maxOldestPendingAge;
 
@@ -41,22 +34,15 @@ public class OutboxHealthIndicator extends AbstractHealthIndicator {
 
 	/**
 	 * Creates the indicator.
-	 * @param relayMode {@code polling} or {@code log}, shown as the {@code relayMode} detail
-	 * @param backlog the latest backlog reading, or {@code null} when the log relay publishes: the rows
-	 * are gone from the table at once, and Debezium's lag is the connector's to report
-	 * @param relay the relay, or {@code null} when this instance runs none
-	 * @param outages what this instance found unavailable, or {@code null} when it publishes nothing
+	 * @param operations the running outbox
 	 * @param maxOldestPendingAge longest wait of the oldest pending event before DOWN
 	 * @param maxTimeSinceRelayRun longest time without a relay run before DOWN
 	 * @param maxDeadEvents most DEAD events before DOWN, or {@code null} for no limit
 	 */
-	public OutboxHealthIndicator(String relayMode, @Nullable BacklogMonitor backlog, @Nullable OutboxRelay relay, @Nullable Outages outages,
-			Duration maxOldestPendingAge, Duration maxTimeSinceRelayRun, @Nullable Long maxDeadEvents) {
+	OutboxHealthIndicator(OutboxOperations operations, Duration maxOldestPendingAge, Duration maxTimeSinceRelayRun,
+			@Nullable Long maxDeadEvents) {
 		super("Outbox health check failed");
-		this.relayMode = relayMode;
-		this.backlog = backlog;
-		this.relay = relay;
-		this.outages = outages;
+		this.operations = operations;
 		this.maxOldestPendingAge = maxOldestPendingAge;
 		this.maxTimeSinceRelayRun = maxTimeSinceRelayRun;
 		this.maxDeadEvents = maxDeadEvents;
@@ -65,12 +51,13 @@ public class OutboxHealthIndicator extends AbstractHealthIndicator {
 	@Override
 	protected void doHealthCheck(Health.Builder builder) {
 		List<String> problems = new ArrayList<>();
-		builder.withDetail("relayMode", this.relayMode);
-		if (this.backlog != null) {
-			checkBacklog(this.backlog.snapshot(), builder, problems);
+		builder.withDetail("relayMode", this.operations.relayMode());
+		BacklogSnapshot backlog = this.operations.latestBacklog();
+		if (backlog != null) {
+			checkBacklog(backlog, builder, problems);
 		}
-		if (this.relay != null) {
-			Instant lastRun = this.relay.lastRun();
+		if (this.operations.relayRuns()) {
+			Instant lastRun = this.operations.lastRelayRun();
 			builder.withDetail("lastRelayRun", String.valueOf(lastRun));
 			Duration sinceRun = (lastRun != null) ? Duration.between(lastRun, Instant.now()) : Duration.ZERO;
 			if (sinceRun.compareTo(this.maxTimeSinceRelayRun) > 0) {
@@ -78,15 +65,13 @@ public class OutboxHealthIndicator extends AbstractHealthIndicator {
 						+ ", longer than outbox.health.max-time-since-relay-run (" + this.maxTimeSinceRelayRun + ")");
 			}
 		}
-		if (this.outages != null) {
-			Set<String> unavailableTransports = this.outages.unavailableTransports();
-			if (!unavailableTransports.isEmpty()) {
-				builder.withDetail("unavailableTransports", unavailableTransports);
-			}
-			List<PausedDestination> pausedDestinations = this.outages.pausedDestinations();
-			if (!pausedDestinations.isEmpty()) {
-				builder.withDetail("pausedDestinations", pausedDestinations);
-			}
+		Set<String> unavailableTransports = this.operations.unavailableTransports();
+		if (!unavailableTransports.isEmpty()) {
+			builder.withDetail("unavailableTransports", unavailableTransports);
+		}
+		List<PausedDestination> pausedDestinations = this.operations.pausedDestinations();
+		if (!pausedDestinations.isEmpty()) {
+			builder.withDetail("pausedDestinations", pausedDestinations);
 		}
 		if (problems.isEmpty()) {
 			builder.up();
@@ -96,7 +81,7 @@ public class OutboxHealthIndicator extends AbstractHealthIndicator {
 		}
 	}
 
-	private void checkBacklog(BacklogMonitor.Snapshot snapshot, Health.Builder builder, List<String> problems) {
+	private void checkBacklog(BacklogSnapshot snapshot, Health.Builder builder, List<String> problems) {
 		BacklogReading reading = snapshot.reading();
 		if (reading != null) {
 			Duration oldestAge = reading.oldestPendingAge();

@@ -1,8 +1,7 @@
-package dev.outboxstarter.autoconfigure;
+package dev.outboxstarter.amqp;
 
-import dev.outboxstarter.amqp.RabbitExchangeDeclarer;
-import dev.outboxstarter.amqp.RabbitOutboxTransport;
-import dev.outboxstarter.core.store.OutboxStore;
+import dev.outboxstarter.core.OutboxAutoConfiguration;
+import dev.outboxstarter.core.OutboxOperations;
 
 import org.springframework.amqp.core.Exchange;
 import org.springframework.amqp.core.ExchangeBuilder;
@@ -29,11 +28,11 @@ import org.springframework.util.ClassUtils;
 @AutoConfiguration(after = OutboxAutoConfiguration.class,
 		afterName = "org.springframework.boot.amqp.autoconfigure.RabbitAutoConfiguration")
 @ConditionalOnClass(RabbitTemplate.class)
-@ConditionalOnBean(OutboxStore.class)
+@ConditionalOnBean(OutboxOperations.class)
 @ConditionalOnSingleCandidate(ConnectionFactory.class)
 @ConditionalOnBooleanProperty(name = "outbox.rabbit.enabled", matchIfMissing = true)
 @EnableConfigurationProperties(OutboxRabbitProperties.class)
-public final class OutboxRabbitAutoConfiguration {
+final class OutboxRabbitAutoConfiguration {
 
 	private static final String TEMPLATE_CONFIGURER = "org.springframework.boot.amqp.autoconfigure.RabbitTemplateConfigurer";
 

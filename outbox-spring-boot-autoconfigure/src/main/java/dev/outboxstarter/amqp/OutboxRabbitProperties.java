@@ -1,4 +1,4 @@
-package dev.outboxstarter.autoconfigure;
+package dev.outboxstarter.amqp;
 
 import java.util.List;
 
@@ -14,7 +14,7 @@ import org.springframework.util.StringUtils;
  * returns, are configured with {@code spring.rabbitmq.*}.
  */
 @ConfigurationProperties("outbox.rabbit")
-public class OutboxRabbitProperties {
+class OutboxRabbitProperties {
 
 	/**
 	 * Whether the RabbitMQ transport ('rabbit') is available when the application has a RabbitMQ

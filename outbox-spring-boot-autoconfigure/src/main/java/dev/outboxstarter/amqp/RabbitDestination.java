@@ -16,7 +16,7 @@ import org.springframework.util.Assert;
  * @param exchange the exchange name, empty for the default exchange
  * @param routingKey the routing key, possibly empty
  */
-public record RabbitDestination(String exchange, String routingKey) {
+record RabbitDestination(String exchange, String routingKey) {
 
 	public RabbitDestination {
 		Assert.notNull(exchange, "exchange must not be null");

@@ -29,7 +29,7 @@ import org.springframework.beans.factory.InitializingBean;
  * application binds its own queues to one of these exchanges, it should declare the exchange too
  * (with the same settings): the order in which connection listeners run is not defined.
  */
-public class RabbitExchangeDeclarer implements ConnectionListener, InitializingBean, DisposableBean {
+class RabbitExchangeDeclarer implements ConnectionListener, InitializingBean, DisposableBean {
 
 	private static final Log logger = LogFactory.getLog(RabbitExchangeDeclarer.class);
 

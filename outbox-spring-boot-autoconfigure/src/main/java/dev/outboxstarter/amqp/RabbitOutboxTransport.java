@@ -5,11 +5,11 @@ import java.util.Date;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 
-import dev.outboxstarter.core.OutboxConfigurationException;
-import dev.outboxstarter.core.OutboxHeaders;
-import dev.outboxstarter.core.publish.CloudEventAttributes;
-import dev.outboxstarter.core.publish.OutboxMessage;
-import dev.outboxstarter.core.publish.OutboxTransport;
+import dev.outboxstarter.OutboxConfigurationException;
+import dev.outboxstarter.OutboxHeaders;
+import dev.outboxstarter.spi.CloudEventAttributes;
+import dev.outboxstarter.spi.OutboxMessage;
+import dev.outboxstarter.spi.OutboxTransport;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 
@@ -50,7 +50,7 @@ import org.springframework.beans.factory.DisposableBean;
  * set, so that unroutable messages come back, and that flag is template-wide; setting it on the
  * application's template would change how the application's own messages are sent.
  */
-public class RabbitOutboxTransport implements OutboxTransport, DisposableBean {
+class RabbitOutboxTransport implements OutboxTransport, DisposableBean {
 
 	/** The transport name events are routed to. */
 	public static final String NAME = "rabbit";

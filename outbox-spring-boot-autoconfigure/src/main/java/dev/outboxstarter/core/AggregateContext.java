@@ -1,4 +1,4 @@
-package dev.outboxstarter.core.capture;
+package dev.outboxstarter.core;
 
 import java.util.ArrayDeque;
 import java.util.Deque;
@@ -13,7 +13,7 @@ import org.jspecify.annotations.Nullable;
  * Spring Data publishes the bare event objects; whoever knows their aggregate (a repository call, a
  * flush) opens a scope that maps each event, by identity, to its aggregate.
  */
-public final class AggregateContext {
+final class AggregateContext {
 
 	/** Only threads inside a scope have a stack: every application event asks, most from outside one. */
 	private static final ThreadLocal<Deque<Map<Object, Supplier<AggregateRef>>>> scopes = new ThreadLocal<>();

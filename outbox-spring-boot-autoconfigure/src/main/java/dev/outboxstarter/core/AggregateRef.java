@@ -1,4 +1,4 @@
-package dev.outboxstarter.core.capture;
+package dev.outboxstarter.core;
 
 import org.jspecify.annotations.Nullable;
 
@@ -8,7 +8,7 @@ import org.jspecify.annotations.Nullable;
  * @param type the aggregate type, e.g. {@code Order}
  * @param id the aggregate id, if known
  */
-public record AggregateRef(String type, @Nullable Object id) {
+record AggregateRef(String type, @Nullable Object id) {
 
 	@Nullable String idAsString() {
 		return (this.id != null) ? this.id.toString() : null;

@@ -1,12 +1,8 @@
-package dev.outboxstarter.core.capture.repository;
+package dev.outboxstarter.core;
 
 import java.util.IdentityHashMap;
 import java.util.function.Supplier;
 
-import dev.outboxstarter.core.capture.AggregateContext;
-import dev.outboxstarter.core.capture.AggregateRef;
-import dev.outboxstarter.core.capture.DomainEventMethods;
-import dev.outboxstarter.core.capture.PublishedDomainEvents;
 import org.aopalliance.intercept.MethodInterceptor;
 import org.aopalliance.intercept.MethodInvocation;
 import org.jspecify.annotations.Nullable;

@@ -1,4 +1,4 @@
-package dev.outboxstarter.core.capture.repository;
+package dev.outboxstarter.core;
 
 import org.springframework.beans.factory.config.BeanPostProcessor;
 import org.springframework.data.repository.core.EntityInformation;
@@ -8,7 +8,7 @@ import org.springframework.data.repository.core.support.RepositoryFactoryBeanSup
  * Adds an {@link AggregateTrackingInterceptor} to every Spring Data repository, ahead of Spring
  * Data's own event publishing so that it surrounds it.
  */
-public class AggregateTrackingPostProcessor implements BeanPostProcessor {
+class AggregateTrackingPostProcessor implements BeanPostProcessor {
 
 	@Override
 	public Object postProcessBeforeInitialization(Object bean, String beanName) {

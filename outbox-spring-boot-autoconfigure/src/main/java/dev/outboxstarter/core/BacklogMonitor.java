@@ -1,11 +1,10 @@
-package dev.outboxstarter.core.backlog;
+package dev.outboxstarter.core;
 
 import java.time.Duration;
 import java.time.Instant;
 import java.util.function.Supplier;
 
-import dev.outboxstarter.core.store.BacklogReading;
-import dev.outboxstarter.core.store.OutboxStore;
+import dev.outboxstarter.core.OutboxOperations.BacklogSnapshot;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
@@ -20,7 +19,7 @@ import org.springframework.scheduling.concurrent.SimpleAsyncTaskScheduler;
  * indicator and anything else that asks: however often they ask, the database sees one query per
  * interval per instance.
  */
-public class BacklogMonitor implements SmartLifecycle {
+class BacklogMonitor implements SmartLifecycle {
 
 	private static final Log logger = LogFactory.getLog(BacklogMonitor.class);
 
@@ -28,7 +27,7 @@ public class BacklogMonitor implements SmartLifecycle {
 
 	private final Duration refreshInterval;
 
-	private volatile Snapshot snapshot = new Snapshot(null, null, null, Duration.ZERO);
+	private volatile BacklogSnapshot snapshot = new BacklogSnapshot(null, null, null, Duration.ZERO);
 
 	private volatile boolean running;
 
@@ -52,7 +51,7 @@ public class BacklogMonitor implements SmartLifecycle {
 	 * The latest state.
 	 * @return the snapshot
 	 */
-	public Snapshot snapshot() {
+	public BacklogSnapshot snapshot() {
 		return this.snapshot;
 	}
 
@@ -60,19 +59,19 @@ public class BacklogMonitor implements SmartLifecycle {
 	 * Reads the backlog now.
 	 * @return the new snapshot
 	 */
-	public Snapshot refresh() {
-		Snapshot previous = this.snapshot;
+	public BacklogSnapshot refresh() {
+		BacklogSnapshot previous = this.snapshot;
 		long before = System.currentTimeMillis();
 		try {
 			BacklogReading reading = this.store.readBacklog();
 			long after = System.currentTimeMillis();
 			// The database read its clock about halfway through the round trip.
 			Duration clockOffset = Duration.ofMillis(reading.databaseNow().toEpochMilli() - (before + after) / 2);
-			this.snapshot = new Snapshot(reading, Instant.ofEpochMilli(after), null, clockOffset);
+			this.snapshot = new BacklogSnapshot(reading, Instant.ofEpochMilli(after), null, clockOffset);
 		}
 		catch (RuntimeException ex) {
 			String error = NestedExceptionUtils.getMostSpecificCause(ex).toString();
-			this.snapshot = new Snapshot(previous.reading(), previous.readAt(), error, previous.databaseClockOffset());
+			this.snapshot = new BacklogSnapshot(previous.reading(), previous.readAt(), error, previous.databaseClockOffset());
 			logger.warn("Could not read the outbox backlog: " + error);
 		}
 		return this.snapshot;
@@ -100,43 +99,6 @@ public class BacklogMonitor implements SmartLifecycle {
 	@Override
 	public boolean isRunning() {
 		return this.running;
-	}
-
-	/**
-	 * What the monitor knows.
-	 *
-	 * @param reading the latest successful reading, or {@code null} before the first
-	 * @param readAt when it was taken, on this application's clock
-	 * @param error why the latest attempt failed, or {@code null} when it succeeded
-	 * @param databaseClockOffset how far the database clock is ahead of this application's
-	 */
-	public record Snapshot(@Nullable BacklogReading reading, @Nullable Instant readAt, @Nullable String error,
-			Duration databaseClockOffset) {
-
-		/**
-		 * Pending rows.
-		 * @return the count, or NaN before the first reading
-		 */
-		public double pending() {
-			return (this.reading != null) ? this.reading.pending() : Double.NaN;
-		}
-
-		/**
-		 * DEAD rows.
-		 * @return the count, or NaN before the first reading
-		 */
-		public double dead() {
-			return (this.reading != null) ? this.reading.dead() : Double.NaN;
-		}
-
-		/**
-		 * The age of the oldest pending row.
-		 * @return the age in seconds, or NaN before the first reading
-		 */
-		public double oldestPendingAgeSeconds() {
-			return (this.reading != null) ? this.reading.oldestPendingAge().toMillis() / 1000.0 : Double.NaN;
-		}
-
 	}
 
 }

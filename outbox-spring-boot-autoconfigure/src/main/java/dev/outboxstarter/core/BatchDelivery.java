@@ -1,4 +1,4 @@
-package dev.outboxstarter.core.publish;
+package dev.outboxstarter.core;
 
 import java.time.Duration;
 import java.time.Instant;
@@ -15,12 +15,11 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.function.Function;
 
-import dev.outboxstarter.core.retry.RetryPolicy;
-import dev.outboxstarter.core.store.ClaimedBatch;
-import dev.outboxstarter.core.store.ClaimedEvent;
-import dev.outboxstarter.core.store.ClaimedEvent.OrderingKey;
-import dev.outboxstarter.core.store.FailedAttempt;
-import dev.outboxstarter.core.store.OutboxStore;
+import dev.outboxstarter.core.ClaimedEvent.OrderingKey;
+import dev.outboxstarter.spi.DeliveryResult;
+import dev.outboxstarter.spi.OutboxDeliveryListener;
+import dev.outboxstarter.spi.OutboxTransport;
+import dev.outboxstarter.spi.PublishPath;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
@@ -34,19 +33,18 @@ import org.springframework.transaction.support.TransactionTemplate;
  * within the publish timeout, marks the acknowledged rows published and records the failures, then
  * commits, which releases the locks.
  * <p>
- * A failure that says the broker is unavailable (see {@link OutboxTransport#isUnavailable}) is told
- * apart by its scope. If the transport acknowledged messages to other destinations since the batch
- * started, only the destination is unavailable (a Kafka topic that does not exist, where the broker
- * does not create topics, fails exactly like an unreachable broker): sends to it pause, with growing
- * pauses while it keeps failing, and the transport's other destinations go on; its events claimed
- * meanwhile are postponed unsent until the pause is over, which is not an attempt. Otherwise the
- * whole transport is unavailable. Either way the event is never made {@code DEAD} by it, and the first
- * acknowledgement afterwards makes the events that waited due at once. A failure the transport says
- * no retry can get past (see {@link OutboxTransport#isPermanent}) makes the event {@code DEAD} at once.
+ * A failure that says the broker is unavailable (see {@link OutboxTransport#isUnavailable}) pauses
+ * only its destination if the transport acknowledged messages to other destinations since the batch
+ * started (a destination that does not exist may fail like an unreachable broker); otherwise the whole
+ * transport is unavailable. Either way it never makes the event {@code DEAD}, and the first
+ * acknowledgement afterwards makes the events that waited due at once. A failure the transport says no
+ * retry can get past (see {@link OutboxTransport#isPermanent}) makes the event {@code DEAD} at once.
  */
-public class BatchDelivery {
+class BatchDelivery {
 
 	private static final Log logger = LogFactory.getLog(BatchDelivery.class);
+
+	private static final DeliveryResult NOTHING_CLAIMED = new DeliveryResult(0, 0, 0);
 
 	private final OutboxStore store;
 
@@ -71,13 +69,14 @@ public class BatchDelivery {
 	 * @param retryPolicy backoff and dead-event rule; also the lengths of the pauses of an unavailable
 	 * destination
 	 * @param publishTimeout bound on sending and awaiting one batch
-	 * @param perKeyOrdering whether to hold back rows an earlier pending row of their key must precede
+	 * @param perKeyOrdering whether the events of one key stop at the first that fails
 	 * @param transactionTemplate transactions on the outbox data source, read committed
 	 * @param listeners told every outcome
+	 * @param outages what this instance found unavailable, shared with the health indicator and metrics
 	 */
 	public BatchDelivery(OutboxStore store, Map<String, OutboxTransport> transports, RetryPolicy retryPolicy,
 			Duration publishTimeout, boolean perKeyOrdering, TransactionTemplate transactionTemplate,
-			List<OutboxDeliveryListener> listeners) {
+			List<OutboxDeliveryListener> listeners, Outages outages) {
 		this.store = store;
 		this.transports = Map.copyOf(transports);
 		this.retryPolicy = retryPolicy;
@@ -85,7 +84,7 @@ public class BatchDelivery {
 		this.perKeyOrdering = perKeyOrdering;
 		this.transactionTemplate = transactionTemplate;
 		this.listeners = List.copyOf(listeners);
-		this.outages = new Outages(retryPolicy);
+		this.outages = outages;
 	}
 
 	/**
@@ -101,7 +100,7 @@ public class BatchDelivery {
 			if (claimed.isEmpty()) {
 				return null;
 			}
-			Outcome result = publish(withoutHeldBack(batch));
+			Outcome result = publish(batch.publishable());
 			this.store.markPublished(result.publishedIds());
 			this.store.markFailed(result.failedAttempts());
 			result.postponed.forEach((pause, events) -> this.store.postpone(ids(events),
@@ -110,16 +109,19 @@ public class BatchDelivery {
 			return result;
 		});
 		if (outcome == null) {
-			return DeliveryResult.NONE;
+			return NOTHING_CLAIMED;
 		}
 		resumeWhatAcknowledgesAgain(outcome);
 		DeliveryResult result = new DeliveryResult(outcome.claimed, outcome.published.size(), outcome.failures.size());
 		// Only once the outcome is committed.
 		for (OutboxDeliveryListener listener : this.listeners) {
-			outcome.published.forEach((published) -> listener.published(path, published.event(), published.at()));
-			outcome.failures.forEach((failure) -> listener.failed(path, failure.event(), failure.attempt().error(),
-					failure.attempt().dead()));
-			outcome.postponed.values().forEach((events) -> events.forEach((event) -> listener.postponed(path, event)));
+			outcome.published.forEach((published) -> listener.published(path, published.event().transport(),
+					published.event().message(), published.at()));
+			outcome.failures.forEach((failure) -> listener.failed(path, failure.event().transport(),
+					failure.event().message(), failure.attempt().error(), failure.attempt().dead()));
+			outcome.postponed.values()
+				.forEach((events) -> events
+					.forEach((event) -> listener.postponed(path, event.transport(), event.message())));
 			listener.delivered(path, result);
 		}
 		return result;
@@ -138,15 +140,6 @@ public class BatchDelivery {
 			resumeDestinations(outcome);
 		}
 		this.outages.forgetEndedPauses();
-	}
-
-	/**
-	 * The transports and destinations this instance found unavailable, and that have not taken messages
-	 * since.
-	 * @return the outages
-	 */
-	public Outages outages() {
-		return this.outages;
 	}
 
 	/**
@@ -197,19 +190,6 @@ public class BatchDelivery {
 						+ " events waiting out a retry backoff are due now");
 			}
 		}
-	}
-
-	private List<ClaimedEvent> withoutHeldBack(ClaimedBatch batch) {
-		List<ClaimedEvent> claimed = batch.events();
-		if (!this.perKeyOrdering) {
-			return claimed;
-		}
-		Set<UUID> heldBack = (batch.heldBack() != null) ? batch.heldBack()
-				: this.store.heldBack(claimed.stream().map((event) -> event.message().id()).toList());
-		if (heldBack.isEmpty()) {
-			return claimed;
-		}
-		return claimed.stream().filter((event) -> !heldBack.contains(event.message().id())).toList();
 	}
 
 	/**
@@ -263,9 +243,8 @@ public class BatchDelivery {
 
 	/**
 	 * Sends a round and awaits its acknowledgements. What is unavailable is not asked again in this
-	 * batch: when a transport throws rather than return a future (Kafka does when it has had no
-	 * metadata within {@code max.block.ms}), each further message would block as long and fail the same
-	 * way, keeping the batch's locks and the next poll waiting for nothing.
+	 * batch: a transport that blocks and then throws rather than return a future would block as long
+	 * for each further message, keeping the batch's locks and the next poll waiting for nothing.
 	 */
 	private void sendAndAwait(List<ClaimedEvent> round, long deadline, Outcome outcome, Set<OrderingKey> stoppedKeys) {
 		List<Sent> sent = new ArrayList<>(round.size());

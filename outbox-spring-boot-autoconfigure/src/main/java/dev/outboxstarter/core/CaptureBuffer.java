@@ -1,4 +1,4 @@
-package dev.outboxstarter.core.capture;
+package dev.outboxstarter.core;
 
 import java.util.ArrayDeque;
 import java.util.ArrayList;
@@ -10,8 +10,8 @@ import java.util.Map;
 import java.util.Set;
 import java.util.function.Supplier;
 
-import dev.outboxstarter.core.OutboxCaptureException;
-import dev.outboxstarter.core.store.CapturedEvent;
+import dev.outboxstarter.OutboxCaptureException;
+import dev.outboxstarter.spi.CapturedEvent;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.core.Ordered;

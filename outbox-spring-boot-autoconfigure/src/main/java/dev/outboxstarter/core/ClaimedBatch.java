@@ -1,10 +1,8 @@
-package dev.outboxstarter.core.store;
+package dev.outboxstarter.core;
 
 import java.util.List;
 import java.util.Set;
 import java.util.UUID;
-
-import org.jspecify.annotations.Nullable;
 
 /**
  * The rows one claim locked, and which of them an earlier pending row of their key holds back when the
@@ -14,15 +12,15 @@ import org.jspecify.annotations.Nullable;
  * @param heldBack the ids among them that must wait for an earlier row of their key, or {@code null}
  * when the claim did not check, and {@link OutboxStore#heldBack} must
  */
-public record ClaimedBatch(List<ClaimedEvent> events, @Nullable Set<UUID> heldBack) {
+record ClaimedBatch(List<ClaimedEvent> events, Set<UUID> heldBack) {
 
 	/**
-	 * A claim that left the per-key check to {@link OutboxStore#heldBack}.
-	 * @param events the claimed rows, in seq order
-	 * @return the batch
+	 * The claimed rows to publish now: all but those held back, in seq order.
+	 * @return the rows
 	 */
-	public static ClaimedBatch unchecked(List<ClaimedEvent> events) {
-		return new ClaimedBatch(events, null);
+	List<ClaimedEvent> publishable() {
+		return this.heldBack.isEmpty() ? this.events
+				: this.events.stream().filter((event) -> !this.heldBack.contains(event.message().id())).toList();
 	}
 
 }

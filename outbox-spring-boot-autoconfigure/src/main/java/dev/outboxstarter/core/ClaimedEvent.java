@@ -1,6 +1,7 @@
-package dev.outboxstarter.core.store;
+package dev.outboxstarter.core;
 
-import dev.outboxstarter.core.publish.OutboxMessage;
+import dev.outboxstarter.spi.CapturedEvent;
+import dev.outboxstarter.spi.OutboxMessage;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -11,7 +12,7 @@ import org.jspecify.annotations.Nullable;
  * @param transport the transport name
  * @param attempts failed attempts so far
  */
-public record ClaimedEvent(OutboxMessage message, long seq, String transport, int attempts) {
+record ClaimedEvent(OutboxMessage message, long seq, String transport, int attempts) {
 
 	/**
 	 * The ordering key: transport, destination and message key.
@@ -29,7 +30,18 @@ public record ClaimedEvent(OutboxMessage message, long seq, String transport, in
 	 * @param destination the destination
 	 * @param key the message key
 	 */
-	public record OrderingKey(String transport, String destination, String key) {
+	record OrderingKey(String transport, String destination, String key) {
+
+		/**
+		 * The ordering key of a captured event, as {@link ClaimedEvent#orderingKey()} reads it from the row.
+		 * @param event the event
+		 * @return the key, or {@code null} when the event has no message key and so no order
+		 */
+		static @Nullable OrderingKey of(CapturedEvent event) {
+			return (event.messageKey() != null)
+					? new OrderingKey(event.transport(), event.destination(), event.messageKey()) : null;
+		}
+
 	}
 
 }

@@ -1,4 +1,4 @@
-package dev.outboxstarter.core.store;
+package dev.outboxstarter.core;
 
 import java.sql.DatabaseMetaData;
 import java.sql.ResultSet;
@@ -11,7 +11,7 @@ import java.util.UUID;
 
 import javax.sql.DataSource;
 
-import dev.outboxstarter.core.OutboxConfigurationException;
+import dev.outboxstarter.OutboxConfigurationException;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.boot.jdbc.DatabaseDriver;
@@ -24,7 +24,7 @@ import org.springframework.jdbc.support.MetaDataAccessException;
  * {@code db/outbox/statements/<folder>.properties}; the few differences in how values are bound and
  * read are here.
  */
-public enum DatabaseVendor {
+enum DatabaseVendor {
 
 	POSTGRESQL("postgresql"),
 

@@ -1,6 +1,5 @@
-package dev.outboxstarter.core.publish;
+package dev.outboxstarter.core;
 
-import dev.outboxstarter.core.store.ClaimedEvent;
 
 /** Where a message goes: a destination of a transport. */
 record Destination(String transport, String name) {

@@ -1,6 +1,4 @@
-package dev.outboxstarter.core.capture.jpa;
-
-import dev.outboxstarter.core.capture.CaptureFlushHook;
+package dev.outboxstarter.core;
 
 import org.springframework.orm.jpa.EntityManagerHolder;
 import org.springframework.transaction.support.TransactionSynchronizationManager;
@@ -10,7 +8,7 @@ import org.springframework.transaction.support.TransactionSynchronizationManager
  * their events before the outbox rows are written. It finds them among the transaction's resources
  * rather than looking up entity manager factories, since it runs in every committing transaction.
  */
-public class EntityManagerFlushHook implements CaptureFlushHook {
+class EntityManagerFlushHook implements CaptureFlushHook {
 
 	@Override
 	public void flush() {

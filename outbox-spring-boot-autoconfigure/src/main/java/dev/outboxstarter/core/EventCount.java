@@ -1,4 +1,4 @@
-package dev.outboxstarter.core.store;
+package dev.outboxstarter.core;
 
 /**
  * How many rows of one transport have one status.

@@ -1,4 +1,4 @@
-package dev.outboxstarter.core.capture;
+package dev.outboxstarter.core;
 
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -9,13 +9,13 @@ import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 
-import dev.outboxstarter.core.MessageFormat;
-import dev.outboxstarter.core.OutboxCaptureException;
-import dev.outboxstarter.core.OutboxConfigurationException;
-import dev.outboxstarter.core.OutboxEvent;
-import dev.outboxstarter.core.OutboxEventRouter;
-import dev.outboxstarter.core.OutboxRoute;
-import dev.outboxstarter.core.publish.CloudEventAttributes;
+import dev.outboxstarter.MessageFormat;
+import dev.outboxstarter.OutboxCaptureException;
+import dev.outboxstarter.OutboxConfigurationException;
+import dev.outboxstarter.OutboxEvent;
+import dev.outboxstarter.OutboxEventRouter;
+import dev.outboxstarter.OutboxRoute;
+import dev.outboxstarter.spi.CloudEventAttributes;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.core.annotation.MergedAnnotation;
@@ -41,7 +41,7 @@ import org.springframework.util.StringUtils;
  * to is worked out once and cached, including a misconfiguration, which is then reported on every
  * capture.
  */
-public class EventRouting {
+class EventRouting {
 
 	private static final SpelExpressionParser parser = new SpelExpressionParser(
 			new SpelParserConfiguration(SpelCompilerMode.MIXED, EventRouting.class.getClassLoader()));
@@ -72,21 +72,6 @@ public class EventRouting {
 	private final @Nullable String cloudEventSource;
 
 	private final Map<Class<?>, TypeRoutes> byType = new ConcurrentHashMap<>();
-
-	/**
-	 * Creates the routing.
-	 * @param routers router beans, in order
-	 * @param configured routes by fully qualified event class name
-	 * @param defaultTransport transport of routes that name none
-	 * @param transports names of the available transports
-	 * @param placeholders resolves {@code ${...}} in annotation values
-	 * @throws IllegalStateException when a configured route names a class that does not exist, a
-	 * transport that is not available or a key expression that does not parse, naming its property
-	 */
-	public EventRouting(List<OutboxEventRouter> routers, Map<String, RouteDefinition> configured,
-			String defaultTransport, Set<String> transports, PropertyResolver placeholders) {
-		this(routers, configured, defaultTransport, transports, null, placeholders, MessageFormat.OUTBOX, null);
-	}
 
 	/**
 	 * Creates the routing.

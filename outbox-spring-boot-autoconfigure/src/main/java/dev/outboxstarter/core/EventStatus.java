@@ -1,4 +1,4 @@
-package dev.outboxstarter.core.store;
+package dev.outboxstarter.core;
 
 /**
  * Where an outbox row is in its life.

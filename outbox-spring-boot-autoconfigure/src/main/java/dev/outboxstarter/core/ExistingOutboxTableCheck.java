@@ -1,14 +1,12 @@
-package dev.outboxstarter.core.schema;
+package dev.outboxstarter.core;
 
-import dev.outboxstarter.core.OutboxConfigurationException;
-import dev.outboxstarter.core.store.DatabaseVendor;
-import dev.outboxstarter.core.store.OutboxStore;
+import dev.outboxstarter.OutboxConfigurationException;
 
 /**
  * For applications that manage the outbox (or inbox) table themselves: fails start-up if the table is
  * missing, rather than failing the first transaction that needs it.
  */
-public class ExistingOutboxTableCheck extends OutboxSchemaInitializer {
+class ExistingOutboxTableCheck extends OutboxSchemaInitializer {
 
 	private final OutboxStore store;
 

@@ -1,4 +1,4 @@
-package dev.outboxstarter.core.store;
+package dev.outboxstarter.core;
 
 import java.time.Duration;
 import java.util.UUID;
@@ -11,5 +11,5 @@ import java.util.UUID;
  * @param retryDelay how long until the row is due again
  * @param error what went wrong, stored truncated in {@code last_error}
  */
-public record FailedAttempt(UUID id, boolean dead, Duration retryDelay, String error) {
+record FailedAttempt(UUID id, boolean dead, Duration retryDelay, String error) {
 }

@@ -1,4 +1,4 @@
-package dev.outboxstarter.core.fastpath;
+package dev.outboxstarter.core;
 
 import java.time.Duration;
 import java.util.ArrayList;
@@ -10,11 +10,10 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Supplier;
 
-import dev.outboxstarter.core.capture.CommittedEventsListener;
-import dev.outboxstarter.core.publish.BatchDelivery;
-import dev.outboxstarter.core.publish.PublishPath;
-import dev.outboxstarter.core.store.CapturedEvent;
-import dev.outboxstarter.core.store.ClaimedEvent.OrderingKey;
+import dev.outboxstarter.core.ClaimedEvent.OrderingKey;
+import dev.outboxstarter.spi.CapturedEvent;
+import dev.outboxstarter.spi.CommittedEventsListener;
+import dev.outboxstarter.spi.PublishPath;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
@@ -36,7 +35,7 @@ import org.springframework.util.Assert;
  * all of a key's events, one batch after another: a batch in flight on another worker would otherwise
  * hold the key's next events back, and those would wait out their grace period for the relay.
  */
-public class FastPathDispatcher implements CommittedEventsListener, SmartLifecycle {
+class FastPathDispatcher implements CommittedEventsListener, SmartLifecycle {
 
 	private static final Log logger = LogFactory.getLog(FastPathDispatcher.class);
 
@@ -44,8 +43,8 @@ public class FastPathDispatcher implements CommittedEventsListener, SmartLifecyc
 
 	/**
 	 * The most payload characters the queues hold at once: they hold whole events, so their capacity in
-	 * events alone would not bound their memory when payloads are large (10,000 events of 1 MB). Beyond
-	 * it, events overflow to the relay like events beyond the capacity.
+	 * events alone would not bound their memory when payloads are large. Beyond it, events overflow to
+	 * the relay like events beyond the capacity.
 	 */
 	static final long MAX_QUEUED_PAYLOAD_CHARS = 16L * 1024 * 1024;
 
@@ -113,7 +112,7 @@ public class FastPathDispatcher implements CommittedEventsListener, SmartLifecyc
 		if (this.lanes.size() == 1) {
 			return this.lanes.get(0);
 		}
-		OrderingKey key = event.orderingKey();
+		OrderingKey key = OrderingKey.of(event);
 		int hash = (key != null) ? key.hashCode() : event.id().hashCode();
 		return this.lanes.get(Math.floorMod(hash, this.lanes.size()));
 	}

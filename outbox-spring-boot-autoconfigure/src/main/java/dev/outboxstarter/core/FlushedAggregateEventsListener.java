@@ -1,14 +1,9 @@
-package dev.outboxstarter.core.capture.jpa;
+package dev.outboxstarter.core;
 
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Supplier;
 
-import dev.outboxstarter.core.capture.AggregateContext;
-import dev.outboxstarter.core.capture.AggregateRef;
-import dev.outboxstarter.core.capture.DomainEventMethods;
-import dev.outboxstarter.core.capture.OutboxCapture;
-import dev.outboxstarter.core.capture.PublishedDomainEvents;
 import jakarta.transaction.Synchronization;
 import org.hibernate.event.spi.EventSource;
 import org.hibernate.event.spi.FlushEntityEvent;

@@ -1,6 +1,5 @@
-package dev.outboxstarter.core.capture.jpa;
+package dev.outboxstarter.core;
 
-import dev.outboxstarter.core.capture.OutboxCapture;
 import jakarta.persistence.EntityManagerFactory;
 import org.hibernate.engine.spi.SessionFactoryImplementor;
 import org.hibernate.event.service.spi.EventListenerRegistry;
@@ -13,7 +12,7 @@ import org.springframework.beans.factory.config.BeanPostProcessor;
  * Registers a {@link FlushedAggregateEventsListener} with every Hibernate
  * {@link EntityManagerFactory} of the context.
  */
-public class FlushedAggregateEventsRegistrar implements BeanPostProcessor {
+class FlushedAggregateEventsRegistrar implements BeanPostProcessor {
 
 	private final ObjectProvider<OutboxCapture> capture;
 

@@ -1,4 +1,4 @@
-package dev.outboxstarter.core.schema;
+package dev.outboxstarter.core;
 
 import java.sql.Connection;
 import java.sql.SQLException;
@@ -6,7 +6,6 @@ import java.util.Map;
 
 import javax.sql.DataSource;
 
-import dev.outboxstarter.core.store.DatabaseVendor;
 import org.flywaydb.core.Flyway;
 import org.flywaydb.core.api.FlywayException;
 import org.flywaydb.core.api.configuration.FluentConfiguration;
@@ -21,7 +20,7 @@ import org.springframework.jdbc.datasource.SingleConnectionDataSource;
  * own lock guards its migrations but not the creation of its history table, which two instances on an
  * empty schema can race for. A table the scripts mode set up is taken over at the version it has.
  */
-public class FlywayOutboxSchemaInitializer extends OutboxSchemaInitializer {
+class FlywayOutboxSchemaInitializer extends OutboxSchemaInitializer {
 
 	private final DataSource dataSource;
 

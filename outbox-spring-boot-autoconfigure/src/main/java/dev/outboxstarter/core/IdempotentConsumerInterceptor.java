@@ -1,10 +1,12 @@
-package dev.outboxstarter.inbox;
+package dev.outboxstarter.core;
 
 import java.lang.reflect.Method;
 import java.lang.reflect.UndeclaredThrowableException;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 
+import dev.outboxstarter.IdempotentConsumer;
+import dev.outboxstarter.Inbox;
 import org.aopalliance.intercept.MethodInterceptor;
 import org.aopalliance.intercept.MethodInvocation;
 import org.jspecify.annotations.Nullable;
@@ -17,7 +19,7 @@ import org.springframework.util.StringUtils;
  * Runs {@link IdempotentConsumer} methods through the {@link Inbox}: a duplicate returns
  * {@code null} without calling the method.
  */
-public class IdempotentConsumerInterceptor implements MethodInterceptor {
+class IdempotentConsumerInterceptor implements MethodInterceptor {
 
 	private final ObjectProvider<Inbox> inbox;
 

@@ -1,9 +1,11 @@
-package dev.outboxstarter.inbox;
+package dev.outboxstarter.core;
 
 import java.lang.reflect.Method;
 import java.util.Map;
 
-import dev.outboxstarter.core.OutboxConfigurationException;
+import dev.outboxstarter.IdempotentConsumer;
+import dev.outboxstarter.OutboxConfigurationException;
+
 import org.springframework.aop.support.AopUtils;
 import org.springframework.beans.BeansException;
 import org.springframework.beans.factory.config.BeanPostProcessor;
@@ -16,7 +18,7 @@ import org.springframework.core.annotation.AnnotationUtils;
  * deduplicated fails the application rather than its first duplicate: the inbox must be enabled, and
  * the method must take the message with its headers.
  */
-public class IdempotentConsumerMethods implements BeanPostProcessor {
+class IdempotentConsumerMethods implements BeanPostProcessor {
 
 	private final boolean inboxEnabled;
 

@@ -1,10 +1,7 @@
-package dev.outboxstarter.inbox;
+package dev.outboxstarter.core;
 
 import java.time.Duration;
 import java.util.function.Supplier;
-
-import dev.outboxstarter.core.cleanup.BatchedCleanup;
-import dev.outboxstarter.core.store.InboxStore;
 
 import org.springframework.scheduling.concurrent.SimpleAsyncTaskScheduler;
 import org.springframework.transaction.support.TransactionTemplate;
@@ -13,7 +10,7 @@ import org.springframework.transaction.support.TransactionTemplate;
  * Deletes processed message ids older than the inbox retention, in bounded batches of short
  * transactions, on every instance.
  */
-public class InboxCleanup extends BatchedCleanup {
+class InboxCleanup extends BatchedCleanup {
 
 	private final InboxStore store;
 

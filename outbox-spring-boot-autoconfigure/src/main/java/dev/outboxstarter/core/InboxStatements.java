@@ -1,4 +1,4 @@
-package dev.outboxstarter.core.store;
+package dev.outboxstarter.core;
 
 import java.util.Properties;
 
@@ -10,7 +10,7 @@ import org.springframework.util.Assert;
  * @param insert inserts a processed message id unless the consumer has it already
  * @param deleteExpired deletes a batch of ids processed longer ago than the retention
  */
-public record InboxStatements(String insert, String deleteExpired) {
+record InboxStatements(String insert, String deleteExpired) {
 
 	/**
 	 * Loads the statements of a vendor for an inbox table.

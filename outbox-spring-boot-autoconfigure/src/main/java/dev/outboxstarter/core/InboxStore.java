@@ -1,4 +1,4 @@
-package dev.outboxstarter.core.store;
+package dev.outboxstarter.core;
 
 import java.time.Duration;
 
@@ -12,7 +12,7 @@ import org.springframework.jdbc.core.namedparam.NamedParameterJdbcTemplate;
  * JDBC access to the inbox table: the message ids each consumer has processed. Inserts run in the
  * caller's transaction, the one that runs the consumer's handler.
  */
-public class InboxStore {
+class InboxStore {
 
 	/** The column's size; longer ids are refused rather than cut (MySQL's INSERT IGNORE would cut them). */
 	public static final int MAX_ID_LENGTH = 255;

@@ -1,4 +1,4 @@
-package dev.outboxstarter.inbox;
+package dev.outboxstarter.core;
 
 import java.lang.reflect.Method;
 import java.nio.charset.StandardCharsets;
@@ -7,7 +7,7 @@ import java.util.List;
 import java.util.Optional;
 import java.util.function.Function;
 
-import dev.outboxstarter.core.OutboxHeaders;
+import dev.outboxstarter.OutboxHeaders;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.util.ClassUtils;

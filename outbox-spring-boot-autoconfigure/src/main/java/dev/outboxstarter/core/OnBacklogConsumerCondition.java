@@ -1,4 +1,4 @@
-package dev.outboxstarter.autoconfigure;
+package dev.outboxstarter.core;
 
 import org.springframework.boot.autoconfigure.condition.AnyNestedCondition;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;

@@ -1,4 +1,4 @@
-package dev.outboxstarter.core.publish;
+package dev.outboxstarter.core;
 
 import java.time.Duration;
 import java.util.ArrayList;
@@ -10,8 +10,6 @@ import java.util.TreeSet;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicBoolean;
 
-import dev.outboxstarter.core.retry.RetryPolicy;
-import dev.outboxstarter.core.store.ClaimedEvent;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
@@ -26,7 +24,7 @@ import org.jspecify.annotations.Nullable;
  * acknowledgements per transport, and at most {@value #MAX_PAUSED_DESTINATIONS} paused destinations,
  * each forgotten once its pause has been over for {@code outbox.retry.max-delay}.
  */
-public final class Outages {
+final class Outages {
 
 	/**
 	 * The most destinations paused at once. A further one that fails as unavailable is not paused: its

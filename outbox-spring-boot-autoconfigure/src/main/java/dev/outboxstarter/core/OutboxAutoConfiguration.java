@@ -1,4 +1,4 @@
-package dev.outboxstarter.autoconfigure;
+package dev.outboxstarter.core;
 
 import java.net.URI;
 import java.net.URISyntaxException;
@@ -10,36 +10,17 @@ import java.util.stream.Collectors;
 
 import javax.sql.DataSource;
 
-import dev.outboxstarter.autoconfigure.OutboxProperties.Cleanup;
-import dev.outboxstarter.autoconfigure.OutboxProperties.Ordering;
-import dev.outboxstarter.autoconfigure.OutboxProperties.RelayMode;
-import dev.outboxstarter.core.DeadEvents;
-import dev.outboxstarter.core.Outbox;
-import dev.outboxstarter.core.OutboxEventRouter;
-import dev.outboxstarter.core.backlog.BacklogMonitor;
-import dev.outboxstarter.core.capture.CaptureFlushHook;
-import dev.outboxstarter.core.capture.CommittedEventsListener;
-import dev.outboxstarter.core.capture.EventHeadersContributor;
-import dev.outboxstarter.core.cleanup.OutboxCleanup;
-import dev.outboxstarter.core.capture.EventRouting;
-import dev.outboxstarter.core.capture.OutboxCapture;
-import dev.outboxstarter.core.capture.OutboxEventCaptureListener;
-import dev.outboxstarter.core.capture.RouteDefinition;
-import dev.outboxstarter.core.capture.TransactionalOutbox;
-import dev.outboxstarter.core.fastpath.FastPathDispatcher;
-import dev.outboxstarter.core.publish.BatchDelivery;
-import dev.outboxstarter.core.publish.Outages;
-import dev.outboxstarter.core.publish.OutboxDeliveryListener;
-import dev.outboxstarter.core.publish.OutboxTransport;
-import dev.outboxstarter.core.publish.OutboxTransportDecorator;
-import dev.outboxstarter.core.publish.OutboxTransports;
-import dev.outboxstarter.core.relay.OutboxRelay;
-import dev.outboxstarter.core.retry.RetryPolicy;
-import dev.outboxstarter.core.retry.StoredDeadEvents;
-import dev.outboxstarter.core.schema.OutboxSchemaInitializer;
-import dev.outboxstarter.core.store.DatabaseVendor;
-import dev.outboxstarter.core.store.OutboxStatements;
-import dev.outboxstarter.core.store.OutboxStore;
+import dev.outboxstarter.DeadEvents;
+import dev.outboxstarter.Outbox;
+import dev.outboxstarter.OutboxEventRouter;
+import dev.outboxstarter.core.OutboxProperties.Cleanup;
+import dev.outboxstarter.core.OutboxProperties.Ordering;
+import dev.outboxstarter.core.OutboxProperties.RelayMode;
+import dev.outboxstarter.spi.CommittedEventsListener;
+import dev.outboxstarter.spi.EventHeadersContributor;
+import dev.outboxstarter.spi.OutboxDeliveryListener;
+import dev.outboxstarter.spi.OutboxTransport;
+import dev.outboxstarter.spi.OutboxTransportDecorator;
 import org.jspecify.annotations.Nullable;
 import tools.jackson.databind.json.JsonMapper;
 
@@ -78,7 +59,6 @@ public final class OutboxAutoConfiguration {
 	private static final String KAFKA_TRANSPORT = "kafka";
 
 	@Bean
-	@ConditionalOnMissingBean
 	OutboxStore outboxStore(DataSource dataSource, OutboxProperties properties, ObjectProvider<JsonMapper> jsonMapper) {
 		DatabaseVendor vendor = DatabaseVendor.of(dataSource);
 		Cleanup cleanup = properties.getCleanup();
@@ -90,7 +70,6 @@ public final class OutboxAutoConfiguration {
 	}
 
 	@Bean
-	@ConditionalOnMissingBean
 	OutboxSchemaInitializer outboxSchemaInitializer(DataSource dataSource, OutboxStore store,
 			OutboxProperties properties, ResourceLoader resourceLoader) {
 		return SchemaInitializers.forTable(properties.getSchema().getMode(), dataSource, store,
@@ -98,7 +77,6 @@ public final class OutboxAutoConfiguration {
 	}
 
 	@Bean
-	@ConditionalOnMissingBean
 	EventRouting outboxEventRouting(OutboxProperties properties, ObjectProvider<OutboxEventRouter> routers,
 			OutboxTransports transports, Environment environment) {
 		RoutePropertyNames.check(environment);
@@ -140,31 +118,31 @@ public final class OutboxAutoConfiguration {
 	}
 
 	@Bean
-	@ConditionalOnMissingBean
 	OutboxTransports outboxTransports(ObjectProvider<OutboxTransport> transports,
 			ObjectProvider<OutboxTransportDecorator> decorators) {
 		return new OutboxTransports(transports.orderedStream().toList(), decorators.orderedStream().toList());
 	}
 
 	@Bean
-	@ConditionalOnMissingBean
+	Outages outboxOutages(OutboxProperties properties) {
+		return new Outages(retryPolicy(properties));
+	}
+
+	@Bean
 	BatchDelivery outboxBatchDelivery(OutboxStore store, DataSource dataSource, OutboxProperties properties,
-			OutboxTransports transports, ObjectProvider<OutboxDeliveryListener> listeners) {
-		OutboxProperties.Retry retry = properties.getRetry();
-		RetryPolicy retryPolicy = new RetryPolicy(retry.getInitialDelay(), retry.getMultiplier(), retry.getMaxDelay(),
-				retry.getJitter(), retry.getMaxAttempts());
-		return new BatchDelivery(store, transports.byName(), retryPolicy, properties.getPublishTimeout(),
+			OutboxTransports transports, Outages outages, ObjectProvider<OutboxDeliveryListener> listeners) {
+		return new BatchDelivery(store, transports.byName(), retryPolicy(properties), properties.getPublishTimeout(),
 				properties.getOrdering() == Ordering.PER_KEY, OutboxTransactions.readCommitted(dataSource),
-				listeners.orderedStream().toList());
+				listeners.orderedStream().toList(), outages);
+	}
+
+	private static RetryPolicy retryPolicy(OutboxProperties properties) {
+		OutboxProperties.Retry retry = properties.getRetry();
+		return new RetryPolicy(retry.getInitialDelay(), retry.getMultiplier(), retry.getMaxDelay(), retry.getJitter(),
+				retry.getMaxAttempts());
 	}
 
 	@Bean
-	Outages outboxOutages(BatchDelivery delivery) {
-		return delivery.outages();
-	}
-
-	@Bean
-	@ConditionalOnMissingBean
 	@ConditionalOnBooleanProperty(name = "outbox.cleanup.enabled", matchIfMissing = true)
 	OutboxCleanup outboxCleanup(OutboxStore store, DataSource dataSource, OutboxProperties properties,
 			ObjectProvider<SimpleAsyncTaskSchedulerBuilder> schedulers) {
@@ -175,7 +153,6 @@ public final class OutboxAutoConfiguration {
 	}
 
 	@Bean
-	@ConditionalOnMissingBean
 	@ConditionalOnBooleanProperty(name = "outbox.fast-path.enabled", matchIfMissing = true)
 	@ConditionalOnProperty(name = "outbox.relay.mode", havingValue = "polling", matchIfMissing = true)
 	FastPathDispatcher outboxFastPathDispatcher(BatchDelivery delivery, OutboxProperties properties,
@@ -186,7 +163,6 @@ public final class OutboxAutoConfiguration {
 	}
 
 	@Bean
-	@ConditionalOnMissingBean
 	@ConditionalOnBooleanProperty(name = "outbox.relay.enabled", matchIfMissing = true)
 	@ConditionalOnProperty(name = "outbox.relay.mode", havingValue = "polling", matchIfMissing = true)
 	OutboxRelay outboxRelay(BatchDelivery delivery, OutboxProperties properties,
@@ -197,7 +173,6 @@ public final class OutboxAutoConfiguration {
 	}
 
 	@Bean
-	@ConditionalOnMissingBean
 	OutboxCapture outboxCapture(EventRouting routing, ObjectProvider<JsonMapper> jsonMapper, DataSource dataSource,
 			OutboxStore store, OutboxProperties properties, ObjectProvider<CaptureFlushHook> flushHooks,
 			ObjectProvider<EventHeadersContributor> headersContributors,
@@ -210,6 +185,15 @@ public final class OutboxAutoConfiguration {
 				properties.getMaxPayloadSize().toBytes(), dataSource, store, grace,
 				flushHooks.orderedStream().toList(), headersContributors.orderedStream().toList(),
 				committedListeners.orderedStream().toList(), publisher);
+	}
+
+	@Bean
+	OutboxOperations outboxOperations(OutboxProperties properties, OutboxStore store, OutboxTransports transports,
+			Outages outages, ObjectProvider<OutboxCapture> capture, ObjectProvider<BatchDelivery> delivery,
+			ObjectProvider<OutboxRelay> relay, ObjectProvider<FastPathDispatcher> fastPath,
+			ObjectProvider<BacklogMonitor> backlog) {
+		return new DefaultOutboxOperations(properties.getRelay().getMode().value(), store, transports, outages,
+				capture, delivery, relay, fastPath, backlog);
 	}
 
 	@Bean
@@ -234,7 +218,6 @@ public final class OutboxAutoConfiguration {
 	 * and not for the log relay, whose backlog is Debezium's lag in the database log, not pending rows.
 	 */
 	@Bean
-	@ConditionalOnMissingBean
 	@Conditional(OnBacklogConsumerCondition.class)
 	@ConditionalOnProperty(name = "outbox.relay.mode", havingValue = "polling", matchIfMissing = true)
 	BacklogMonitor outboxBacklogMonitor(OutboxStore store, OutboxProperties properties,

@@ -1,4 +1,4 @@
-package dev.outboxstarter.core.capture;
+package dev.outboxstarter.core;
 
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -10,9 +10,10 @@ import java.util.function.Supplier;
 
 import javax.sql.DataSource;
 
-import dev.outboxstarter.core.OutboxCaptureException;
-import dev.outboxstarter.core.store.CapturedEvent;
-import dev.outboxstarter.core.store.OutboxStore;
+import dev.outboxstarter.OutboxCaptureException;
+import dev.outboxstarter.spi.CapturedEvent;
+import dev.outboxstarter.spi.CommittedEventsListener;
+import dev.outboxstarter.spi.EventHeadersContributor;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
@@ -24,9 +25,9 @@ import org.springframework.transaction.support.TransactionSynchronizationManager
 /**
  * Captures outbox events into the current transaction: checks and serializes each event when it is
  * raised (so a bad event fails the business code that raised it), buffers it, writes the buffer in
- * one JDBC batch just before the commit, and hands the committed ids to the fast path.
+ * one JDBC batch just before the commit, and hands the committed events to the fast path.
  */
-public class OutboxCapture {
+class OutboxCapture {
 
 	private static final Log logger = LogFactory.getLog(OutboxCapture.class);
 

@@ -1,9 +1,8 @@
-package dev.outboxstarter.core.cleanup;
+package dev.outboxstarter.core;
 
 import java.time.Duration;
 import java.util.function.Supplier;
 
-import dev.outboxstarter.core.store.OutboxStore;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.scheduling.concurrent.SimpleAsyncTaskScheduler;
@@ -14,7 +13,7 @@ import org.springframework.transaction.support.TransactionTemplate;
  * batches of short transactions so the table is never locked for long. Every instance may run it:
  * batches skip rows another instance is deleting (where the database can) or simply find them gone.
  */
-public class OutboxCleanup extends BatchedCleanup {
+class OutboxCleanup extends BatchedCleanup {
 
 	private final OutboxStore store;
 

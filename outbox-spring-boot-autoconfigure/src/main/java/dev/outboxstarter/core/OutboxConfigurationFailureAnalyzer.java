@@ -1,6 +1,6 @@
-package dev.outboxstarter.autoconfigure;
+package dev.outboxstarter.core;
 
-import dev.outboxstarter.core.OutboxConfigurationException;
+import dev.outboxstarter.OutboxConfigurationException;
 
 import org.springframework.boot.diagnostics.AbstractFailureAnalyzer;
 import org.springframework.boot.diagnostics.FailureAnalysis;

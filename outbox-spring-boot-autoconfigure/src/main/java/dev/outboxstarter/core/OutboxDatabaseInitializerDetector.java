@@ -1,4 +1,4 @@
-package dev.outboxstarter.core.schema;
+package dev.outboxstarter.core;
 
 import java.util.Set;
 

@@ -1,4 +1,4 @@
-package dev.outboxstarter.core.capture;
+package dev.outboxstarter.core;
 
 import org.springframework.context.ApplicationEvent;
 import org.springframework.context.ApplicationListener;
@@ -9,7 +9,7 @@ import org.springframework.context.PayloadApplicationEvent;
  * Spring Data publishes an aggregate's {@code @DomainEvents} on {@code save()} and {@code delete()}.
  * Other events pass through untouched.
  */
-public class OutboxEventCaptureListener implements ApplicationListener<ApplicationEvent> {
+class OutboxEventCaptureListener implements ApplicationListener<ApplicationEvent> {
 
 	private final OutboxCapture capture;
 

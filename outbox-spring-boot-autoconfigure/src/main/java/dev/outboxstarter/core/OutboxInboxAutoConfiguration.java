@@ -1,20 +1,12 @@
-package dev.outboxstarter.autoconfigure;
+package dev.outboxstarter.core;
 
 import javax.sql.DataSource;
 
-import dev.outboxstarter.autoconfigure.OutboxProperties.Inbox.MissingMessageId;
-import dev.outboxstarter.core.OutboxConfigurationException;
-import dev.outboxstarter.core.schema.OutboxSchemaInitializer;
-import dev.outboxstarter.core.store.InboxStatements;
-import dev.outboxstarter.core.store.InboxStore;
-import dev.outboxstarter.core.store.OutboxStore;
-import dev.outboxstarter.inbox.IdempotentConsumer;
-import dev.outboxstarter.inbox.IdempotentConsumerInterceptor;
-import dev.outboxstarter.inbox.IdempotentConsumerMethods;
-import dev.outboxstarter.inbox.Inbox;
-import dev.outboxstarter.inbox.InboxCleanup;
-import dev.outboxstarter.inbox.InboxOutcomeListener;
-import dev.outboxstarter.inbox.TransactionalInbox;
+import dev.outboxstarter.IdempotentConsumer;
+import dev.outboxstarter.Inbox;
+import dev.outboxstarter.OutboxConfigurationException;
+import dev.outboxstarter.core.OutboxProperties.Inbox.MissingMessageId;
+import dev.outboxstarter.spi.InboxOutcomeListener;
 
 import org.springframework.aop.Advisor;
 import org.springframework.aop.support.DefaultPointcutAdvisor;
@@ -44,7 +36,7 @@ import org.springframework.transaction.PlatformTransactionManager;
 				"org.springframework.boot.hibernate.autoconfigure.HibernateJpaAutoConfiguration" })
 @ConditionalOnClass(Message.class)
 @ConditionalOnBean(OutboxStore.class)
-public final class OutboxInboxAutoConfiguration {
+final class OutboxInboxAutoConfiguration {
 
 	@Bean
 	static IdempotentConsumerMethods outboxIdempotentConsumerMethods(Environment environment) {

@@ -1,8 +1,5 @@
-package dev.outboxstarter.autoconfigure;
+package dev.outboxstarter.core;
 
-import dev.outboxstarter.core.capture.OutboxCapture;
-import dev.outboxstarter.core.capture.jpa.EntityManagerFlushHook;
-import dev.outboxstarter.core.capture.jpa.FlushedAggregateEventsRegistrar;
 import jakarta.persistence.EntityManagerFactory;
 import org.hibernate.engine.spi.SessionFactoryImplementor;
 
@@ -22,7 +19,7 @@ import org.springframework.orm.jpa.EntityManagerHolder;
 @ConditionalOnClass(value = { EntityManagerFactory.class, EntityManagerHolder.class, SessionFactoryImplementor.class },
 		name = "org.springframework.data.domain.DomainEvents")
 @ConditionalOnBean(OutboxCapture.class)
-public final class OutboxJpaAutoConfiguration {
+final class OutboxJpaAutoConfiguration {
 
 	@Bean
 	static FlushedAggregateEventsRegistrar outboxFlushedAggregateEventsRegistrar(ObjectProvider<OutboxCapture> capture) {

@@ -1,4 +1,4 @@
-package dev.outboxstarter.autoconfigure;
+package dev.outboxstarter.core;
 
 import java.net.URI;
 import java.net.URISyntaxException;
@@ -8,8 +8,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 
-import dev.outboxstarter.core.MessageFormat;
-import dev.outboxstarter.core.store.OutboxStatements;
+import dev.outboxstarter.MessageFormat;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.boot.context.properties.ConfigurationProperties;
@@ -334,10 +333,8 @@ public class OutboxProperties {
 
 		/**
 		 * Threads publishing, each with a batch in flight and a database connection while it has one.
-		 * With two, one batch is claimed and sent while the other awaits its acknowledgements, which
-		 * shortens the delivery latency when the database and the broker are not short of CPU, at the
-		 * cost of smaller batches. All the events of one message key go to the same thread, in commit
-		 * order.
+		 * More than one can shorten the delivery latency when the database and the broker have CPU to
+		 * spare, at the cost of smaller batches; all the events of one message key go to the same thread.
 		 */
 		private final int threads;
 
@@ -460,10 +457,9 @@ public class OutboxProperties {
 		private final double jitter;
 
 		/**
-		 * Attempts after which an event that fails for a reason of its own (e.g. too large for the broker,
-		 * unroutable) becomes DEAD and is no longer retried automatically. Attempts that fail because the
-		 * broker is unreachable or does not acknowledge within the publish timeout are retried however many
-		 * there are.
+		 * Attempts after which an event that fails for a reason of its own (e.g. unroutable, or a handler
+		 * that throws) becomes DEAD and is no longer retried automatically. Attempts that fail because the
+		 * broker is unreachable or does not acknowledge within the publish timeout never make an event DEAD.
 		 */
 		private final int maxAttempts;
 
@@ -657,8 +653,8 @@ public class OutboxProperties {
 		private final String tableName;
 
 		/**
-		 * How long processed message ids are kept. Longer than any redelivery can come late: the
-		 * topic's retention for a consumer group that may rewind, the longest broker outage otherwise.
+		 * How long processed message ids are kept. It must be longer than the latest a message can be
+		 * redelivered, or a redelivery that comes after its id was deleted is processed again.
 		 */
 		private final Duration retention;
 

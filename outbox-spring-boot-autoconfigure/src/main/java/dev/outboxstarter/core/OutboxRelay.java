@@ -1,4 +1,4 @@
-package dev.outboxstarter.core.relay;
+package dev.outboxstarter.core;
 
 import java.time.Duration;
 import java.time.Instant;
@@ -8,12 +8,8 @@ import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Function;
 import java.util.function.Supplier;
 
-import dev.outboxstarter.core.publish.BatchDelivery;
-import dev.outboxstarter.core.publish.DeliveryResult;
-import dev.outboxstarter.core.publish.PublishPath;
-import dev.outboxstarter.core.store.ClaimedBatch;
-import dev.outboxstarter.core.store.ClaimedEvent;
-import dev.outboxstarter.core.store.OutboxStore;
+import dev.outboxstarter.spi.DeliveryResult;
+import dev.outboxstarter.spi.PublishPath;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
@@ -29,7 +25,7 @@ import org.springframework.scheduling.concurrent.SimpleAsyncTaskScheduler;
  * the whole application; the thread comes from Spring Boot's task scheduler builder, so it is a
  * virtual thread with {@code spring.threads.virtual.enabled=true}.
  */
-public class OutboxRelay implements SmartLifecycle {
+class OutboxRelay implements SmartLifecycle {
 
 	private static final Log logger = LogFactory.getLog(OutboxRelay.class);
 
@@ -216,11 +212,12 @@ public class OutboxRelay implements SmartLifecycle {
 
 		@Override
 		public ClaimedBatch apply(OutboxStore store) {
-			List<ClaimedEvent> claimed = store.claimDue(OutboxRelay.this.batchSize, this.afterSeq);
+			ClaimedBatch batch = store.claimDue(OutboxRelay.this.batchSize, this.afterSeq);
+			List<ClaimedEvent> claimed = batch.events();
 			if (!claimed.isEmpty()) {
 				this.afterSeq = claimed.get(claimed.size() - 1).seq();
 			}
-			return ClaimedBatch.unchecked(claimed);
+			return batch;
 		}
 
 		boolean isAtStart() {

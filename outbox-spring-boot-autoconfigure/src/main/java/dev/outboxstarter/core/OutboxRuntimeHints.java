@@ -1,8 +1,8 @@
-package dev.outboxstarter.autoconfigure;
+package dev.outboxstarter.core;
 
-import dev.outboxstarter.core.OutboxEvent;
-import dev.outboxstarter.inbox.IdempotentConsumer;
-import dev.outboxstarter.local.OutboxHandler;
+import dev.outboxstarter.IdempotentConsumer;
+import dev.outboxstarter.OutboxEvent;
+import dev.outboxstarter.OutboxHandler;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.aot.hint.MemberCategory;

@@ -1,4 +1,4 @@
-package dev.outboxstarter.core.schema;
+package dev.outboxstarter.core;
 
 import org.springframework.beans.factory.InitializingBean;
 
@@ -7,7 +7,7 @@ import org.springframework.beans.factory.InitializingBean;
  * database initializer to Spring Boot (see {@link OutboxDatabaseInitializerDetector}), so JPA and
  * other database users start after it, and it runs after the application's own Flyway migrations.
  */
-public abstract class OutboxSchemaInitializer implements InitializingBean {
+abstract class OutboxSchemaInitializer implements InitializingBean {
 
 	@Override
 	public void afterPropertiesSet() {

@@ -1,7 +1,4 @@
-package dev.outboxstarter.autoconfigure;
-
-import dev.outboxstarter.core.capture.OutboxCapture;
-import dev.outboxstarter.core.capture.repository.AggregateTrackingPostProcessor;
+package dev.outboxstarter.core;
 
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
@@ -16,7 +13,7 @@ import org.springframework.data.repository.core.support.RepositoryFactoryBeanSup
 @AutoConfiguration(after = OutboxAutoConfiguration.class)
 @ConditionalOnClass(RepositoryFactoryBeanSupport.class)
 @ConditionalOnBean(OutboxCapture.class)
-public final class OutboxSpringDataAutoConfiguration {
+final class OutboxSpringDataAutoConfiguration {
 
 	@Bean
 	static AggregateTrackingPostProcessor outboxAggregateTrackingPostProcessor() {

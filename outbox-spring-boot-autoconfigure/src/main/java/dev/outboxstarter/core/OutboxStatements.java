@@ -1,4 +1,4 @@
-package dev.outboxstarter.core.store;
+package dev.outboxstarter.core;
 
 import java.io.IOException;
 import java.io.InputStream;
@@ -20,6 +20,7 @@ import org.springframework.util.Assert;
  * @param claimByIds locks the pending rows among given ids, skipping locked ones, and flags those an
  * earlier pending row of their key outside the ids holds back
  * @param heldBack the claimed ids that an earlier pending row of their key outside the claim holds back
+ * (empty without per-key ordering: nothing is held back)
  * @param markPublished marks rows published, or deletes them where the table keeps no published rows
  * @param markFailed records one failed attempt
  * @param postpone makes rows due later without counting an attempt: not sent, their destination paused
@@ -38,7 +39,7 @@ import org.springframework.util.Assert;
  * @param deleteWritten deletes the rows just inserted, by id, for the log relay (empty where the vendor
  * has no log that Debezium reads)
  */
-public record OutboxStatements(String insert, String beforeClaimDue, String claimDue, String claimByIds,
+record OutboxStatements(String insert, String beforeClaimDue, String claimDue, String claimByIds,
 		String heldBack, String markPublished, String markFailed, String postpone, String resumeBackedOff,
 		String resumeBackedOffDestination, String tableExists, String retryDead, String retryAllDead,
 		String retryAllDeadOfType, String deletePublished, String deleteDead, String backlog, String countByStatus,
@@ -83,7 +84,7 @@ public record OutboxStatements(String insert, String beforeClaimDue, String clai
 				perKeyOrdering ? sql.getProperty("held-back-flag").replace("{dead-held-back}", deadHeldBack) : "0");
 		return new OutboxStatements(expand(sql, "insert", table, clauses),
 				expand(sql, "before-claim-due", table, clauses), expand(sql, "claim-due", table, clauses),
-				expand(sql, "claim-by-ids", table, clauses), expand(sql, "held-back", table, clauses),
+				expand(sql, "claim-by-ids", table, clauses), perKeyOrdering ? expand(sql, "held-back", table, clauses) : "",
 				expand(sql, deleteWhenPublished ? "delete-when-published" : "mark-published", table, clauses), expand(sql, "mark-failed", table, clauses),
 				expand(sql, "postpone", table, clauses),
 				expand(sql, "resume-backed-off", table, clauses),

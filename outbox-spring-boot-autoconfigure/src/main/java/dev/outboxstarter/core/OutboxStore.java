@@ -1,4 +1,4 @@
-package dev.outboxstarter.core.store;
+package dev.outboxstarter.core;
 
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -15,7 +15,8 @@ import java.util.UUID;
 
 import javax.sql.DataSource;
 
-import dev.outboxstarter.core.publish.OutboxMessage;
+import dev.outboxstarter.spi.CapturedEvent;
+import dev.outboxstarter.spi.OutboxMessage;
 import org.jspecify.annotations.Nullable;
 import tools.jackson.core.type.TypeReference;
 import tools.jackson.databind.json.JsonMapper;
@@ -31,7 +32,7 @@ import org.springframework.util.Assert;
  * JDBC access to the outbox table. Claims and marks run in the caller's transaction, so row locks
  * last exactly as long as the caller publishes.
  */
-public class OutboxStore {
+class OutboxStore {
 
 	private static final int MAX_ERROR_LENGTH = 2000;
 
@@ -183,28 +184,30 @@ public class OutboxStore {
 	 * that seq.
 	 * @param limit the batch size
 	 * @param afterSeq only rows with a greater seq are claimed (0 for all)
-	 * @return the claimed rows in seq order
+	 * @return the claimed rows in seq order, and those of them an earlier pending row of their key outside
+	 * the claim holds back
 	 */
-	public List<ClaimedEvent> claimDue(int limit, long afterSeq) {
+	ClaimedBatch claimDue(int limit, long afterSeq) {
 		MapSqlParameterSource parameters = new MapSqlParameterSource("limit", limit)
 			.addValue("candidates", limit * CLAIM_CANDIDATES_PER_ROW)
 			.addValue("afterSeq", afterSeq);
 		if (!this.sql.beforeClaimDue().isEmpty()) {
 			this.jdbc.getJdbcOperations().execute(this.sql.beforeClaimDue());
 		}
-		return this.jdbc.query(this.sql.claimDue(), parameters, this::claimedEvent);
+		List<ClaimedEvent> claimed = this.jdbc.query(this.sql.claimDue(), parameters, this::claimedEvent);
+		return new ClaimedBatch(claimed, heldBack(claimed));
 	}
 
 	/**
 	 * Locks the still-pending rows of the given captured events, passing over rows locked by others, and
-	 * tells which of them an earlier pending row of their key holds back, if it can: when every event's
-	 * row was claimed. Otherwise a row left out (another transaction has it locked, say) may precede a
-	 * claimed row of its key, and {@link #heldBack} must decide. The rows' payloads and headers are not read
+	 * tells which of them an earlier pending row of their key outside the claim holds back: from the
+	 * claim's own flag when every event's row was claimed, otherwise (a row left out, locked by another
+	 * transaction, may precede a claimed row of its key) by asking again. The rows' payloads and headers are not read
 	 * again: the claimed events carry the captured ones, which the rows hold unchanged.
 	 * @param events committed captured events, each once
 	 * @return the claimed rows in seq order
 	 */
-	public ClaimedBatch claimCaptured(Collection<CapturedEvent> events) {
+	ClaimedBatch claimCaptured(Collection<CapturedEvent> events) {
 		Map<UUID, CapturedEvent> byId = new HashMap<>(events.size() * 2);
 		events.forEach((event) -> byId.put(event.id(), event));
 		Set<UUID> heldBack = new HashSet<>();
@@ -218,17 +221,19 @@ public class OutboxStore {
 			}
 			return new ClaimedEvent(message, rs.getLong("seq"), event.transport(), rs.getInt("attempts"));
 		});
-		return (claimed.size() == byId.size()) ? new ClaimedBatch(claimed, heldBack) : ClaimedBatch.unchecked(claimed);
+		return new ClaimedBatch(claimed, (claimed.size() == byId.size()) ? heldBack : heldBack(claimed));
 	}
 
 	/**
-	 * Of the claimed ids, those with an earlier pending row of their key outside the claim: publishing
+	 * Of the claimed rows, those with an earlier pending row of their key outside the claim: publishing
 	 * them now could overtake that row.
-	 * @param claimed the ids this transaction has locked
-	 * @return the ids to leave for later
 	 */
-	public Set<UUID> heldBack(Collection<UUID> claimed) {
-		return new HashSet<>(this.jdbc.query(this.sql.heldBack(), ids(claimed),
+	private Set<UUID> heldBack(List<ClaimedEvent> claimed) {
+		if (claimed.isEmpty() || this.sql.heldBack().isEmpty()) {
+			return Set.of();
+		}
+		List<UUID> ids = claimed.stream().map((event) -> event.message().id()).toList();
+		return new HashSet<>(this.jdbc.query(this.sql.heldBack(), ids(ids),
 				(rs, row) -> UUID.fromString(rs.getString(1))));
 	}
 

@@ -1,4 +1,4 @@
-package dev.outboxstarter.core.publish;
+package dev.outboxstarter.core;
 
 import java.util.ArrayList;
 import java.util.Collections;
@@ -7,7 +7,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 
-import dev.outboxstarter.core.OutboxConfigurationException;
+import dev.outboxstarter.OutboxConfigurationException;
+import dev.outboxstarter.spi.OutboxTransport;
+import dev.outboxstarter.spi.OutboxTransportDecorator;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 
@@ -23,7 +25,7 @@ import org.springframework.core.annotation.OrderUtils;
  * the other ({@link Ordered} or {@code @Order} on its class), as a test's stand-in for a broker does:
  * that one is used and the other is left out, which is logged.
  */
-public final class OutboxTransports {
+final class OutboxTransports {
 
 	private static final Log logger = LogFactory.getLog(OutboxTransports.class);
 

@@ -1,9 +1,7 @@
-package dev.outboxstarter.core.publish;
+package dev.outboxstarter.core;
 
 import java.time.Duration;
 import java.time.Instant;
-
-import dev.outboxstarter.core.retry.RetryPolicy;
 
 /**
  * Nothing is sent to a destination until {@code until} ({@link System#nanoTime()}): the

@@ -1,4 +1,4 @@
-package dev.outboxstarter.core.store;
+package dev.outboxstarter.core;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -11,7 +11,7 @@ import org.springframework.jdbc.core.namedparam.ParsedSql;
 
 /**
  * A statement with named parameters turned into JDBC's positional form once, for statements that run
- * so often that parsing and rewriting them per call shows in a profile. It has no collection
+ * in every business transaction, where parsing them per call would add to each. It has no collection
  * parameters, so its positional text is the same for every call.
  *
  * @param sql the statement with {@code ?} placeholders

@@ -1,4 +1,4 @@
-package dev.outboxstarter.core.retry;
+package dev.outboxstarter.core;
 
 import java.time.Duration;
 import java.util.concurrent.ThreadLocalRandom;
@@ -16,7 +16,7 @@ import org.springframework.util.Assert;
  * make a delay zero)
  * @param maxAttempts attempts before the event is dead
  */
-public record RetryPolicy(Duration initialDelay, double multiplier, Duration maxDelay, double jitter,
+record RetryPolicy(Duration initialDelay, double multiplier, Duration maxDelay, double jitter,
 		int maxAttempts) {
 
 	public RetryPolicy {

@@ -1,4 +1,4 @@
-package dev.outboxstarter.core.capture;
+package dev.outboxstarter.core;
 
 import org.jspecify.annotations.Nullable;
 
@@ -12,7 +12,7 @@ import org.jspecify.annotations.Nullable;
  * @param key SpEL expression against the event that gives the message key
  * @param format message format name ({@code outbox}, {@code cloudevents})
  */
-public record RouteDefinition(@Nullable String eventType, @Nullable String transport, @Nullable String destination,
+record RouteDefinition(@Nullable String eventType, @Nullable String transport, @Nullable String destination,
 		@Nullable String key, @Nullable String format) {
 
 	/**

@@ -1,8 +1,9 @@
-package dev.outboxstarter.autoconfigure;
+package dev.outboxstarter.core;
 
 import java.util.Set;
 
-import dev.outboxstarter.core.OutboxConfigurationException;
+import dev.outboxstarter.OutboxConfigurationException;
+
 import org.springframework.boot.context.properties.source.ConfigurationPropertyName;
 import org.springframework.boot.context.properties.source.ConfigurationPropertyName.Form;
 import org.springframework.boot.context.properties.source.ConfigurationPropertySource;

@@ -1,14 +1,9 @@
-package dev.outboxstarter.autoconfigure;
+package dev.outboxstarter.core;
 
 import javax.sql.DataSource;
 
-import dev.outboxstarter.autoconfigure.OutboxProperties.Schema.Mode;
-import dev.outboxstarter.core.OutboxConfigurationException;
-import dev.outboxstarter.core.schema.ExistingOutboxTableCheck;
-import dev.outboxstarter.core.schema.FlywayOutboxSchemaInitializer;
-import dev.outboxstarter.core.schema.OutboxSchemaInitializer;
-import dev.outboxstarter.core.schema.ScriptOutboxSchemaInitializer;
-import dev.outboxstarter.core.store.OutboxStore;
+import dev.outboxstarter.OutboxConfigurationException;
+import dev.outboxstarter.core.OutboxProperties.Schema.Mode;
 
 import org.springframework.core.io.ResourceLoader;
 import org.springframework.util.ClassUtils;

@@ -1,11 +1,8 @@
-package dev.outboxstarter.core.schema;
+package dev.outboxstarter.core;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.Properties;
-
-import dev.outboxstarter.core.store.DatabaseVendor;
-import dev.outboxstarter.core.store.OutboxStatements;
 
 import org.springframework.core.io.ClassPathResource;
 import org.springframework.core.io.support.PropertiesLoaderUtils;

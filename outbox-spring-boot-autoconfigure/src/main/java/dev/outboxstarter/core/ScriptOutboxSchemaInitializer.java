@@ -1,4 +1,4 @@
-package dev.outboxstarter.core.schema;
+package dev.outboxstarter.core;
 
 import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
@@ -7,9 +7,6 @@ import java.util.List;
 import java.util.Set;
 
 import javax.sql.DataSource;
-
-import dev.outboxstarter.core.store.DatabaseVendor;
-import dev.outboxstarter.core.store.OutboxStore;
 
 import org.springframework.core.io.ByteArrayResource;
 import org.springframework.dao.DataAccessException;
@@ -24,7 +21,7 @@ import org.springframework.jdbc.datasource.init.ScriptUtils;
  * by what it has (see {@link AppliedVersions}). Instances starting at once take turns under a
  * {@link SchemaLock}, and each checks again what the table has once it holds the lock.
  */
-public class ScriptOutboxSchemaInitializer extends OutboxSchemaInitializer {
+class ScriptOutboxSchemaInitializer extends OutboxSchemaInitializer {
 
 	private final DataSource dataSource;
 

@@ -1,15 +1,14 @@
-package dev.outboxstarter.core.retry;
+package dev.outboxstarter.core;
 
 import java.util.UUID;
 
-import dev.outboxstarter.core.DeadEvents;
-import dev.outboxstarter.core.store.OutboxStore;
+import dev.outboxstarter.DeadEvents;
 import org.jspecify.annotations.Nullable;
 
 /**
  * {@link DeadEvents} of the outbox table.
  */
-public class StoredDeadEvents implements DeadEvents {
+class StoredDeadEvents implements DeadEvents {
 
 	private final OutboxStore store;
 

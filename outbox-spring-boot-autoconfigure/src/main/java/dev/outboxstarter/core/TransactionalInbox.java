@@ -1,11 +1,13 @@
-package dev.outboxstarter.inbox;
+package dev.outboxstarter.core;
 
 import java.util.List;
 
 import javax.sql.DataSource;
 
-import dev.outboxstarter.core.OutboxHeaders;
-import dev.outboxstarter.core.store.InboxStore;
+import dev.outboxstarter.Inbox;
+import dev.outboxstarter.MissingMessageIdException;
+import dev.outboxstarter.OutboxHeaders;
+import dev.outboxstarter.spi.InboxOutcomeListener;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
@@ -22,7 +24,7 @@ import org.springframework.transaction.support.TransactionSynchronizationManager
  * when it inserts nothing, the message was processed before (or is being processed by another
  * instance, whose commit the insert waited for) and the handler does not run.
  */
-public class TransactionalInbox implements Inbox {
+class TransactionalInbox implements Inbox {
 
 	private static final Log logger = LogFactory.getLog(TransactionalInbox.class);
 

@@ -1,13 +1,13 @@
-package dev.outboxstarter.core.capture;
+package dev.outboxstarter.core;
 
-import dev.outboxstarter.core.Outbox;
-import dev.outboxstarter.core.OutboxCaptureException;
+import dev.outboxstarter.Outbox;
+import dev.outboxstarter.OutboxCaptureException;
 import org.jspecify.annotations.Nullable;
 
 /**
  * The {@link Outbox} API: captures into the current transaction like aggregate events.
  */
-public class TransactionalOutbox implements Outbox {
+class TransactionalOutbox implements Outbox {
 
 	private final OutboxCapture capture;
 

@@ -5,10 +5,10 @@ import java.util.HashMap;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 
-import dev.outboxstarter.core.OutboxHeaders;
-import dev.outboxstarter.core.publish.CloudEventAttributes;
-import dev.outboxstarter.core.publish.OutboxMessage;
-import dev.outboxstarter.core.publish.OutboxTransport;
+import dev.outboxstarter.OutboxHeaders;
+import dev.outboxstarter.spi.CloudEventAttributes;
+import dev.outboxstarter.spi.OutboxMessage;
+import dev.outboxstarter.spi.OutboxTransport;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.apache.kafka.clients.producer.ProducerConfig;
@@ -40,7 +40,7 @@ import org.springframework.kafka.core.ProducerFactory;
  * not claim to keep a key's order and the outbox sends a key's next event only once the previous one
  * is acknowledged.
  */
-public class KafkaOutboxTransport implements OutboxTransport, DisposableBean {
+class KafkaOutboxTransport implements OutboxTransport, DisposableBean {
 
 	/** The transport name events are routed to. */
 	public static final String NAME = "kafka";

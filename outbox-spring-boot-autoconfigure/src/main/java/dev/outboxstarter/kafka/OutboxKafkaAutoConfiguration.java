@@ -1,7 +1,7 @@
-package dev.outboxstarter.autoconfigure;
+package dev.outboxstarter.kafka;
 
-import dev.outboxstarter.core.store.OutboxStore;
-import dev.outboxstarter.kafka.KafkaOutboxTransport;
+import dev.outboxstarter.core.OutboxAutoConfiguration;
+import dev.outboxstarter.core.OutboxOperations;
 
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
@@ -18,8 +18,8 @@ import org.springframework.kafka.core.ProducerFactory;
 @AutoConfiguration(after = OutboxAutoConfiguration.class,
 		afterName = "org.springframework.boot.kafka.autoconfigure.KafkaAutoConfiguration")
 @ConditionalOnClass(KafkaTemplate.class)
-@ConditionalOnBean({ OutboxStore.class, ProducerFactory.class })
-public final class OutboxKafkaAutoConfiguration {
+@ConditionalOnBean({ OutboxOperations.class, ProducerFactory.class })
+final class OutboxKafkaAutoConfiguration {
 
 	@Bean
 	@ConditionalOnMissingBean

@@ -3,7 +3,7 @@ package dev.outboxstarter.kafka;
 import java.util.Locale;
 import java.util.Map;
 
-import dev.outboxstarter.core.OutboxConfigurationException;
+import dev.outboxstarter.OutboxConfigurationException;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.common.config.ConfigDef;
 import org.jspecify.annotations.Nullable;

@@ -4,8 +4,9 @@ import java.lang.reflect.Method;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 
-import dev.outboxstarter.core.OutboxConfigurationException;
-import dev.outboxstarter.core.publish.OutboxMessage;
+import dev.outboxstarter.OutboxConfigurationException;
+import dev.outboxstarter.OutboxHandler;
+import dev.outboxstarter.spi.OutboxMessage;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.aop.support.AopUtils;
@@ -24,7 +25,7 @@ import org.springframework.util.ReflectionUtils;
  * Finds the {@link OutboxHandler} methods of the context's singletons once they are all created, and
  * checks each: one handler per name, and parameters the outbox can supply.
  */
-public class LocalHandlerMethods implements SmartInitializingSingleton, BeanFactoryAware {
+class LocalHandlerMethods implements SmartInitializingSingleton, BeanFactoryAware {
 
 	private final Map<String, LocalHandlerMethod> byName = new ConcurrentHashMap<>();
 

@@ -4,8 +4,9 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 
-import dev.outboxstarter.core.publish.OutboxMessage;
-import dev.outboxstarter.core.publish.OutboxTransport;
+import dev.outboxstarter.OutboxHandler;
+import dev.outboxstarter.spi.OutboxMessage;
+import dev.outboxstarter.spi.OutboxTransport;
 import tools.jackson.databind.json.JsonMapper;
 
 import org.springframework.beans.factory.DisposableBean;
@@ -22,7 +23,7 @@ import org.springframework.transaction.support.TransactionTemplate;
  * order holds), and outside the outbox's claim transaction, whose locks and connection stay out of the
  * handler's way.
  */
-public class LocalOutboxTransport implements OutboxTransport, DisposableBean {
+class LocalOutboxTransport implements OutboxTransport, DisposableBean {
 
 	/** The transport name events are routed to. */
 	public static final String NAME = "local";

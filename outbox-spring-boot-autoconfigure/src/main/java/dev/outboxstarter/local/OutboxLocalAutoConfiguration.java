@@ -1,8 +1,7 @@
-package dev.outboxstarter.autoconfigure;
+package dev.outboxstarter.local;
 
-import dev.outboxstarter.core.store.OutboxStore;
-import dev.outboxstarter.local.LocalHandlerMethods;
-import dev.outboxstarter.local.LocalOutboxTransport;
+import dev.outboxstarter.core.OutboxAutoConfiguration;
+import dev.outboxstarter.core.OutboxOperations;
 import tools.jackson.databind.json.JsonMapper;
 
 import org.springframework.beans.factory.ObjectProvider;
@@ -19,8 +18,8 @@ import org.springframework.transaction.PlatformTransactionManager;
  */
 @AutoConfiguration(after = OutboxAutoConfiguration.class)
 @ConditionalOnClass(JsonMapper.class)
-@ConditionalOnBean(OutboxStore.class)
-public final class OutboxLocalAutoConfiguration {
+@ConditionalOnBean(OutboxOperations.class)
+final class OutboxLocalAutoConfiguration {
 
 	@Bean
 	@ConditionalOnMissingBean

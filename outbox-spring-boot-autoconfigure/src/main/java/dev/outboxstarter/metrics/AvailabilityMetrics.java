@@ -1,6 +1,6 @@
 package dev.outboxstarter.metrics;
 
-import dev.outboxstarter.core.publish.Outages;
+import dev.outboxstarter.core.OutboxOperations;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.binder.MeterBinder;
@@ -10,20 +10,22 @@ import io.micrometer.core.instrument.binder.MeterBinder;
  * broker refused sends and has not acknowledged since, and destinations paused while the rest of their
  * transport took messages (a missing Kafka topic).
  */
-public class AvailabilityMetrics implements MeterBinder {
+class AvailabilityMetrics implements MeterBinder {
 
-	private final Outages outages;
+	private final OutboxOperations operations;
 
-	public AvailabilityMetrics(Outages outages) {
-		this.outages = outages;
+	AvailabilityMetrics(OutboxOperations operations) {
+		this.operations = operations;
 	}
 
 	@Override
 	public void bindTo(MeterRegistry registry) {
-		Gauge.builder("outbox.transports.unavailable", this.outages, (outages) -> outages.unavailableTransports().size())
+		Gauge.builder("outbox.transports.unavailable", this.operations,
+				(operations) -> operations.unavailableTransports().size())
 			.description("Transports this instance found unavailable that have not acknowledged a message since")
 			.register(registry);
-		Gauge.builder("outbox.destinations.paused", this.outages, (outages) -> outages.pausedDestinations().size())
+		Gauge.builder("outbox.destinations.paused", this.operations,
+				(operations) -> operations.pausedDestinations().size())
 			.description("Destinations this instance sends nothing to for now: unavailable while their transport "
 					+ "took messages to others")
 			.register(registry);

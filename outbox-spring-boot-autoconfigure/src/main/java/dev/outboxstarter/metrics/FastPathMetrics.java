@@ -1,6 +1,6 @@
 package dev.outboxstarter.metrics;
 
-import dev.outboxstarter.core.fastpath.FastPathDispatcher;
+import dev.outboxstarter.core.OutboxOperations;
 import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -9,20 +9,23 @@ import io.micrometer.core.instrument.binder.MeterBinder;
 /**
  * The fast path's queue size and overflow, read from the dispatcher when the registry asks.
  */
-public class FastPathMetrics implements MeterBinder {
+class FastPathMetrics implements MeterBinder {
 
-	private final FastPathDispatcher fastPath;
+	private final OutboxOperations operations;
 
-	public FastPathMetrics(FastPathDispatcher fastPath) {
-		this.fastPath = fastPath;
+	FastPathMetrics(OutboxOperations operations) {
+		this.operations = operations;
 	}
 
 	@Override
 	public void bindTo(MeterRegistry registry) {
-		Gauge.builder("outbox.fastpath.queue.size", this.fastPath, FastPathDispatcher::queueSize)
+		if (!this.operations.fastPathRuns()) {
+			return;
+		}
+		Gauge.builder("outbox.fastpath.queue.size", this.operations, OutboxOperations::fastPathQueueSize)
 			.description("Committed events waiting for the fast path")
 			.register(registry);
-		FunctionCounter.builder("outbox.fastpath.overflow", this.fastPath, FastPathDispatcher::overflowCount)
+		FunctionCounter.builder("outbox.fastpath.overflow", this.operations, OutboxOperations::fastPathOverflowCount)
 			.description("Events left to the relay because the fast-path queue was full")
 			.register(registry);
 	}

@@ -3,7 +3,7 @@ package dev.outboxstarter.metrics;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 
-import dev.outboxstarter.inbox.InboxOutcomeListener;
+import dev.outboxstarter.spi.InboxOutcomeListener;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import org.jspecify.annotations.Nullable;
@@ -12,7 +12,7 @@ import org.jspecify.annotations.Nullable;
  * The inbox's counters, tagged with the consumer name: {@code outbox.inbox.processed} and
  * {@code outbox.inbox.duplicates}.
  */
-public class InboxMetrics implements InboxOutcomeListener {
+class InboxMetrics implements InboxOutcomeListener {
 
 	private final MeterRegistry registry;
 

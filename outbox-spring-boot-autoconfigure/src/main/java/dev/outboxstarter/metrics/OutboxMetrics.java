@@ -9,27 +9,29 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 
-import dev.outboxstarter.core.backlog.BacklogMonitor;
-import dev.outboxstarter.core.capture.CommittedEventsListener;
-import dev.outboxstarter.core.publish.DeliveryResult;
-import dev.outboxstarter.core.publish.OutboxDeliveryListener;
-import dev.outboxstarter.core.publish.PublishPath;
-import dev.outboxstarter.core.store.CapturedEvent;
-import dev.outboxstarter.core.store.ClaimedEvent;
+import dev.outboxstarter.core.OutboxOperations;
+import dev.outboxstarter.core.OutboxOperations.BacklogSnapshot;
+import dev.outboxstarter.spi.CapturedEvent;
+import dev.outboxstarter.spi.CommittedEventsListener;
+import dev.outboxstarter.spi.DeliveryResult;
+import dev.outboxstarter.spi.OutboxDeliveryListener;
+import dev.outboxstarter.spi.OutboxMessage;
+import dev.outboxstarter.spi.PublishPath;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.DistributionSummary;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.TimeGauge;
 import io.micrometer.core.instrument.Timer;
-import org.jspecify.annotations.Nullable;
+
+import org.springframework.util.Assert;
 
 /**
  * The outbox's Micrometer meters. Counters and the latency timer are fed by the capture and the
  * deliveries as they happen; the backlog gauges read the {@link BacklogMonitor}'s latest reading, so
  * a scrape never queries the database. Tags are the transport name and the publish path only.
  */
-public class OutboxMetrics implements CommittedEventsListener, OutboxDeliveryListener {
+class OutboxMetrics implements CommittedEventsListener, OutboxDeliveryListener {
 
 	private static final String TRANSPORT = "transport";
 
@@ -37,7 +39,7 @@ public class OutboxMetrics implements CommittedEventsListener, OutboxDeliveryLis
 
 	private final MeterRegistry registry;
 
-	private final @Nullable BacklogMonitor backlog;
+	private final OutboxOperations operations;
 
 	private final Map<String, TransportMeters> transports = new ConcurrentHashMap<>();
 
@@ -46,27 +48,24 @@ public class OutboxMetrics implements CommittedEventsListener, OutboxDeliveryLis
 	/**
 	 * Registers the meters.
 	 * @param registry the registry
-	 * @param transportNames the transports known at start-up, whose meters exist from the start
-	 * @param relayMode who publishes, {@code polling} or {@code log}: the {@code mode} tag of the
-	 * {@code outbox.relay.mode} gauge
-	 * @param backlog the latest backlog reading, or {@code null} when the log relay publishes: no row
-	 * stays in the table, so there is no backlog to gauge, only Debezium's lag, which the connector reports
+	 * @param operations the running outbox: its transports, whose meters exist from the start, its relay
+	 * mode, the {@code mode} tag of the {@code outbox.relay.mode} gauge, and its backlog monitor, if it
+	 * runs one (with the log relay no row stays in the table, and the connector reports Debezium's lag)
 	 */
-	public OutboxMetrics(MeterRegistry registry, List<String> transportNames, String relayMode,
-			@Nullable BacklogMonitor backlog) {
+	OutboxMetrics(MeterRegistry registry, OutboxOperations operations) {
 		this.registry = registry;
-		this.backlog = backlog;
+		this.operations = operations;
 		Gauge.builder("outbox.relay.mode", () -> 1)
 			.description("Who publishes the captured events: always 1, with the mode as its tag")
-			.tag("mode", relayMode)
+			.tag("mode", operations.relayMode())
 			.register(registry);
-		if (backlog != null) {
-			registerBacklogGauges(registry, backlog);
+		if (operations.latestBacklog() != null) {
+			registerBacklogGauges(registry, operations);
 		}
 		this.relayBatchSize = DistributionSummary.builder("outbox.relay.batch.size")
 			.description("Events claimed per relay batch that found work")
 			.register(registry);
-		transportNames.forEach(this::meters);
+		operations.transports().stream().sorted().forEach(this::meters);
 	}
 
 	@Override
@@ -77,19 +76,20 @@ public class OutboxMetrics implements CommittedEventsListener, OutboxDeliveryLis
 	}
 
 	@Override
-	public void published(PublishPath path, ClaimedEvent event, Instant acknowledgedAt) {
-		TransportMeters meters = meters(event.transport());
+	public void published(PublishPath path, String transport, OutboxMessage message, Instant acknowledgedAt) {
+		TransportMeters meters = meters(transport);
 		meters.published.get(path).increment();
 		// created_at is on the database clock: bring the acknowledgement onto it.
-		Duration clockOffset = (this.backlog != null) ? this.backlog.snapshot().databaseClockOffset() : Duration.ZERO;
+		BacklogSnapshot backlog = this.operations.latestBacklog();
+		Duration clockOffset = (backlog != null) ? backlog.databaseClockOffset() : Duration.ZERO;
 		Instant acknowledgedOnDatabaseClock = acknowledgedAt.plus(clockOffset);
-		Duration latency = Duration.between(event.message().occurredAt(), acknowledgedOnDatabaseClock);
+		Duration latency = Duration.between(message.occurredAt(), acknowledgedOnDatabaseClock);
 		meters.latency.get(path).record(latency.isNegative() ? Duration.ZERO : latency);
 	}
 
 	@Override
-	public void failed(PublishPath path, ClaimedEvent event, String error, boolean dead) {
-		TransportMeters meters = meters(event.transport());
+	public void failed(PublishPath path, String transport, OutboxMessage message, String error, boolean dead) {
+		TransportMeters meters = meters(transport);
 		meters.failed.increment();
 		if (dead) {
 			meters.dead.increment();
@@ -97,8 +97,8 @@ public class OutboxMetrics implements CommittedEventsListener, OutboxDeliveryLis
 	}
 
 	@Override
-	public void postponed(PublishPath path, ClaimedEvent event) {
-		meters(event.transport()).postponed.increment();
+	public void postponed(PublishPath path, String transport, OutboxMessage message) {
+		meters(transport).postponed.increment();
 	}
 
 	@Override
@@ -108,17 +108,23 @@ public class OutboxMetrics implements CommittedEventsListener, OutboxDeliveryLis
 		}
 	}
 
-	private static void registerBacklogGauges(MeterRegistry registry, BacklogMonitor backlog) {
-		Gauge.builder("outbox.backlog.pending", backlog, (monitor) -> monitor.snapshot().pending())
+	private static void registerBacklogGauges(MeterRegistry registry, OutboxOperations operations) {
+		Gauge.builder("outbox.backlog.pending", operations, (outbox) -> latestBacklog(outbox).pending())
 			.description("Pending outbox events (refreshed every outbox.backlog.refresh-interval)")
 			.register(registry);
-		TimeGauge.builder("outbox.backlog.oldest.age", backlog, TimeUnit.SECONDS,
-				(monitor) -> monitor.snapshot().oldestPendingAgeSeconds())
+		TimeGauge.builder("outbox.backlog.oldest.age", operations, TimeUnit.SECONDS,
+				(outbox) -> latestBacklog(outbox).oldestPendingAgeSeconds())
 			.description("How long the oldest pending outbox event has waited")
 			.register(registry);
-		Gauge.builder("outbox.backlog.dead", backlog, (monitor) -> monitor.snapshot().dead())
+		Gauge.builder("outbox.backlog.dead", operations, (outbox) -> latestBacklog(outbox).dead())
 			.description("DEAD outbox events, waiting to be retried or discarded")
 			.register(registry);
+	}
+
+	private static BacklogSnapshot latestBacklog(OutboxOperations operations) {
+		BacklogSnapshot backlog = operations.latestBacklog();
+		Assert.state(backlog != null, "The backlog gauges are registered only when a backlog monitor runs");
+		return backlog;
 	}
 
 	private TransportMeters meters(String transport) {

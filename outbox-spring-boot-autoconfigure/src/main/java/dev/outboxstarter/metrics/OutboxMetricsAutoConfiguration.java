@@ -1,21 +1,9 @@
-package dev.outboxstarter.autoconfigure;
+package dev.outboxstarter.metrics;
 
-import java.util.List;
-
-import dev.outboxstarter.core.backlog.BacklogMonitor;
-import dev.outboxstarter.core.fastpath.FastPathDispatcher;
-import dev.outboxstarter.core.publish.Outages;
-import dev.outboxstarter.core.publish.OutboxTransports;
-import dev.outboxstarter.core.relay.OutboxRelay;
-import dev.outboxstarter.core.store.OutboxStore;
-import dev.outboxstarter.metrics.AvailabilityMetrics;
-import dev.outboxstarter.metrics.FastPathMetrics;
-import dev.outboxstarter.metrics.InboxMetrics;
-import dev.outboxstarter.metrics.OutboxMetrics;
-import dev.outboxstarter.metrics.RelayMetrics;
+import dev.outboxstarter.core.OutboxAutoConfiguration;
+import dev.outboxstarter.core.OutboxOperations;
 import io.micrometer.core.instrument.MeterRegistry;
 
-import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
@@ -31,15 +19,13 @@ import org.springframework.context.annotation.Bean;
 				"org.springframework.boot.micrometer.metrics.autoconfigure.CompositeMeterRegistryAutoConfiguration",
 				"org.springframework.boot.micrometer.metrics.autoconfigure.export.simple.SimpleMetricsExportAutoConfiguration" })
 @ConditionalOnClass(MeterRegistry.class)
-@ConditionalOnBean({ MeterRegistry.class, OutboxStore.class })
-public final class OutboxMetricsAutoConfiguration {
+@ConditionalOnBean({ MeterRegistry.class, OutboxOperations.class })
+final class OutboxMetricsAutoConfiguration {
 
 	@Bean
 	@ConditionalOnMissingBean
-	OutboxMetrics outboxMetrics(MeterRegistry registry, OutboxTransports transports,
-			ObjectProvider<BacklogMonitor> backlog, OutboxProperties properties) {
-		return new OutboxMetrics(registry, List.copyOf(transports.names()), properties.getRelay().getMode().value(),
-				backlog.getIfAvailable());
+	OutboxMetrics outboxMetrics(MeterRegistry registry, OutboxOperations operations) {
+		return new OutboxMetrics(registry, operations);
 	}
 
 	@Bean
@@ -50,21 +36,18 @@ public final class OutboxMetricsAutoConfiguration {
 	}
 
 	@Bean
-	@ConditionalOnBean(FastPathDispatcher.class)
-	FastPathMetrics outboxFastPathMetrics(FastPathDispatcher fastPath) {
-		return new FastPathMetrics(fastPath);
+	FastPathMetrics outboxFastPathMetrics(OutboxOperations operations) {
+		return new FastPathMetrics(operations);
 	}
 
 	@Bean
-	@ConditionalOnBean(OutboxRelay.class)
-	RelayMetrics outboxRelayMetrics(OutboxRelay relay) {
-		return new RelayMetrics(relay);
+	RelayMetrics outboxRelayMetrics(OutboxOperations operations) {
+		return new RelayMetrics(operations);
 	}
 
 	@Bean
-	@ConditionalOnBean(Outages.class)
-	AvailabilityMetrics outboxAvailabilityMetrics(Outages outages) {
-		return new AvailabilityMetrics(outages);
+	AvailabilityMetrics outboxAvailabilityMetrics(OutboxOperations operations) {
+		return new AvailabilityMetrics(operations);
 	}
 
 }

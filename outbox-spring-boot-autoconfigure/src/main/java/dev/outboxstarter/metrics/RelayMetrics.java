@@ -5,7 +5,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.concurrent.TimeUnit;
 
-import dev.outboxstarter.core.relay.OutboxRelay;
+import dev.outboxstarter.core.OutboxOperations;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.TimeGauge;
 import io.micrometer.core.instrument.binder.MeterBinder;
@@ -15,30 +15,33 @@ import io.micrometer.core.instrument.binder.MeterBinder;
  * while the relay is stuck or has stopped, which nothing else shows while the fast path keeps
  * publishing. An age rather than a timestamp, so that it reads right whatever the scraper's clock.
  */
-public class RelayMetrics implements MeterBinder {
+class RelayMetrics implements MeterBinder {
 
-	private final OutboxRelay relay;
+	private final OutboxOperations operations;
 
 	private final Clock clock;
 
-	public RelayMetrics(OutboxRelay relay) {
-		this(relay, Clock.systemUTC());
+	RelayMetrics(OutboxOperations operations) {
+		this(operations, Clock.systemUTC());
 	}
 
-	RelayMetrics(OutboxRelay relay, Clock clock) {
-		this.relay = relay;
+	RelayMetrics(OutboxOperations operations, Clock clock) {
+		this.operations = operations;
 		this.clock = clock;
 	}
 
 	@Override
 	public void bindTo(MeterRegistry registry) {
+		if (!this.operations.relayRuns()) {
+			return;
+		}
 		TimeGauge.builder("outbox.relay.last.run.age", this, TimeUnit.SECONDS, RelayMetrics::secondsSinceLastRun)
 			.description("Time since this instance's relay last completed a poll (NaN before it started)")
 			.register(registry);
 	}
 
 	private double secondsSinceLastRun() {
-		Instant lastRun = this.relay.lastRun();
+		Instant lastRun = this.operations.lastRelayRun();
 		if (lastRun == null) {
 			return Double.NaN;
 		}

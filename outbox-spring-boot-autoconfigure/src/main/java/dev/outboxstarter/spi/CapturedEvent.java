@@ -1,4 +1,4 @@
-package dev.outboxstarter.core.store;
+package dev.outboxstarter.spi;
 
 import java.util.Map;
 import java.util.UUID;
@@ -22,13 +22,5 @@ public record CapturedEvent(UUID id, @Nullable String aggregateType, @Nullable S
 		String transport, String destination, @Nullable String messageKey, String payload,
 		Map<String, String> headers) {
 
-	/**
-	 * The ordering key, as {@link ClaimedEvent#orderingKey()} reads it from the row.
-	 * @return the key, or {@code null} when the event has no message key and so no order
-	 */
-	public ClaimedEvent.@Nullable OrderingKey orderingKey() {
-		return (this.messageKey != null) ? new ClaimedEvent.OrderingKey(this.transport, this.destination, this.messageKey)
-				: null;
-	}
 
 }

@@ -1,4 +1,4 @@
-package dev.outboxstarter.core.publish;
+package dev.outboxstarter.spi;
 
 import java.time.Instant;
 import java.util.LinkedHashMap;
@@ -8,7 +8,7 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * The CloudEvents 1.0 context attributes of an outbox message captured in the
- * {@link dev.outboxstarter.core.MessageFormat#CLOUDEVENTS CloudEvents format}, for a transport to
+ * {@link dev.outboxstarter.MessageFormat#CLOUDEVENTS CloudEvents format}, for a transport to
  * write as its protocol binding's binary content mode asks. The data is the message's JSON payload
  * ({@value #DATA_CONTENT_TYPE}).
  * <p>

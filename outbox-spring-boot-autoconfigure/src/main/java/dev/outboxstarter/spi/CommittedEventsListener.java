@@ -1,8 +1,6 @@
-package dev.outboxstarter.core.capture;
+package dev.outboxstarter.spi;
 
 import java.util.List;
-
-import dev.outboxstarter.core.store.CapturedEvent;
 
 /**
  * Told the outbox rows of a transaction right after it committed: the fast path, the metrics. Must

@@ -1,4 +1,4 @@
-package dev.outboxstarter.core.publish;
+package dev.outboxstarter.spi;
 
 /**
  * What one batch delivery did.
@@ -8,7 +8,4 @@ package dev.outboxstarter.core.publish;
  * @param failed rows whose attempt failed (not those postponed unsent, their destination paused)
  */
 public record DeliveryResult(int claimed, int published, int failed) {
-
-	static final DeliveryResult NONE = new DeliveryResult(0, 0, 0);
-
 }

@@ -1,4 +1,4 @@
-package dev.outboxstarter.core.capture;
+package dev.outboxstarter.spi;
 
 import java.util.Map;
 

@@ -1,4 +1,4 @@
-package dev.outboxstarter.inbox;
+package dev.outboxstarter.spi;
 
 import org.jspecify.annotations.Nullable;
 

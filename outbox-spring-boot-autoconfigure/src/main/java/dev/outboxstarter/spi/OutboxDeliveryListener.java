@@ -1,8 +1,6 @@
-package dev.outboxstarter.core.publish;
+package dev.outboxstarter.spi;
 
 import java.time.Instant;
-
-import dev.outboxstarter.core.store.ClaimedEvent;
 
 /**
  * Told the outcome of every publish attempt, after it is recorded in the table. Implementations must
@@ -13,20 +11,22 @@ public interface OutboxDeliveryListener {
 	/**
 	 * An event was acknowledged and marked published.
 	 * @param path the path that published it
-	 * @param event the event
+	 * @param transport the name of the transport that sent it
+	 * @param message the event as sent
 	 * @param acknowledgedAt when the broker (or handler) acknowledged it
 	 */
-	default void published(PublishPath path, ClaimedEvent event, Instant acknowledgedAt) {
+	default void published(PublishPath path, String transport, OutboxMessage message, Instant acknowledgedAt) {
 	}
 
 	/**
 	 * An attempt failed and was recorded.
 	 * @param path the path that tried
-	 * @param event the event
+	 * @param transport the name of the transport that tried
+	 * @param message the event as it was to be sent
 	 * @param error what went wrong
 	 * @param dead whether the event has used up its attempts
 	 */
-	default void failed(PublishPath path, ClaimedEvent event, String error, boolean dead) {
+	default void failed(PublishPath path, String transport, OutboxMessage message, String error, boolean dead) {
 	}
 
 	/**
@@ -34,9 +34,10 @@ public interface OutboxDeliveryListener {
 	 * transport took messages to other destinations), and waits until the pause is over. That is not an
 	 * attempt: the event's attempts are unchanged, and {@link #failed} is not called for it.
 	 * @param path the path that claimed it
-	 * @param event the event
+	 * @param transport the name of the event's transport
+	 * @param message the event as it is to be sent
 	 */
-	default void postponed(PublishPath path, ClaimedEvent event) {
+	default void postponed(PublishPath path, String transport, OutboxMessage message) {
 	}
 
 	/**

@@ -1,4 +1,4 @@
-package dev.outboxstarter.core.publish;
+package dev.outboxstarter.spi;
 
 import java.util.concurrent.CompletableFuture;
 

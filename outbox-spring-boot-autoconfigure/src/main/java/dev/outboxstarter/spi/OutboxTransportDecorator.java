@@ -1,4 +1,4 @@
-package dev.outboxstarter.core.publish;
+package dev.outboxstarter.spi;
 
 /**
  * Wraps every transport the outbox publishes through, e.g. to observe each send. Declare an

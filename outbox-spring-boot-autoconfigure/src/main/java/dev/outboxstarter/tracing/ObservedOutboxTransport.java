@@ -2,9 +2,9 @@ package dev.outboxstarter.tracing;
 
 import java.util.concurrent.CompletableFuture;
 
-import dev.outboxstarter.core.publish.ForwardingOutboxTransport;
-import dev.outboxstarter.core.publish.OutboxMessage;
-import dev.outboxstarter.core.publish.OutboxTransport;
+import dev.outboxstarter.spi.ForwardingOutboxTransport;
+import dev.outboxstarter.spi.OutboxMessage;
+import dev.outboxstarter.spi.OutboxTransport;
 import io.micrometer.observation.Observation;
 import io.micrometer.observation.ObservationRegistry;
 import org.jspecify.annotations.Nullable;
@@ -14,7 +14,7 @@ import org.jspecify.annotations.Nullable;
  * with the event, and sends the message with that observation's trace context, so consumers continue
  * the same trace. The observation ends with the acknowledgement.
  */
-public class ObservedOutboxTransport extends ForwardingOutboxTransport {
+class ObservedOutboxTransport extends ForwardingOutboxTransport {
 
 	private static final OutboxPublishObservationConvention DEFAULT_CONVENTION =
 			new DefaultOutboxPublishObservationConvention();

@@ -1,10 +1,8 @@
-package dev.outboxstarter.autoconfigure;
+package dev.outboxstarter.tracing;
 
-import dev.outboxstarter.core.publish.OutboxTransportDecorator;
-import dev.outboxstarter.core.store.OutboxStore;
-import dev.outboxstarter.tracing.ObservedOutboxTransport;
-import dev.outboxstarter.tracing.OutboxPublishObservationConvention;
-import dev.outboxstarter.tracing.TraceContextHeaders;
+import dev.outboxstarter.core.OutboxAutoConfiguration;
+import dev.outboxstarter.core.OutboxOperations;
+import dev.outboxstarter.spi.OutboxTransportDecorator;
 import io.micrometer.observation.ObservationRegistry;
 import io.micrometer.tracing.Tracer;
 import io.micrometer.tracing.propagation.Propagator;
@@ -24,8 +22,8 @@ import org.springframework.context.annotation.Configuration;
 		afterName = { "org.springframework.boot.micrometer.observation.autoconfigure.ObservationAutoConfiguration",
 				"org.springframework.boot.micrometer.tracing.autoconfigure.MicrometerTracingAutoConfiguration" })
 @ConditionalOnClass(ObservationRegistry.class)
-@ConditionalOnBean({ ObservationRegistry.class, OutboxStore.class })
-public final class OutboxObservationAutoConfiguration {
+@ConditionalOnBean({ ObservationRegistry.class, OutboxOperations.class })
+final class OutboxObservationAutoConfiguration {
 
 	@Bean
 	OutboxTransportDecorator outboxObservationDecorator(ObservationRegistry registry,

@@ -2,7 +2,7 @@ package dev.outboxstarter.tracing;
 
 import java.util.Map;
 
-import dev.outboxstarter.core.publish.OutboxMessage;
+import dev.outboxstarter.spi.OutboxMessage;
 import io.micrometer.observation.transport.Kind;
 import io.micrometer.observation.transport.ReceiverContext;
 

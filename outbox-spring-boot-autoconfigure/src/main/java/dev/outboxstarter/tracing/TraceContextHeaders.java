@@ -3,7 +3,7 @@ package dev.outboxstarter.tracing;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
-import dev.outboxstarter.core.capture.EventHeadersContributor;
+import dev.outboxstarter.spi.EventHeadersContributor;
 import io.micrometer.tracing.TraceContext;
 import io.micrometer.tracing.Tracer;
 import io.micrometer.tracing.propagation.Propagator;
@@ -13,7 +13,7 @@ import io.micrometer.tracing.propagation.Propagator;
  * application's propagation format (W3C {@code traceparent} by default), and replaces it with the
  * publishing span's context when the event is sent.
  */
-public class TraceContextHeaders implements EventHeadersContributor {
+class TraceContextHeaders implements EventHeadersContributor {
 
 	private final Tracer tracer;
 

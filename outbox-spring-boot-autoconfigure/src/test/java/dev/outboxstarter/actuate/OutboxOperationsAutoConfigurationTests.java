@@ -1,15 +1,11 @@
-package dev.outboxstarter.autoconfigure;
+package dev.outboxstarter.actuate;
 
 import java.util.UUID;
 
-import dev.outboxstarter.actuate.OutboxEndpoint;
-import dev.outboxstarter.actuate.OutboxHealthIndicator;
-import dev.outboxstarter.core.backlog.BacklogMonitor;
-import dev.outboxstarter.core.capture.OutboxCapture;
-import dev.outboxstarter.metrics.AvailabilityMetrics;
-import dev.outboxstarter.metrics.FastPathMetrics;
-import dev.outboxstarter.metrics.OutboxMetrics;
-import dev.outboxstarter.metrics.RelayMetrics;
+import dev.outboxstarter.core.OutboxAutoConfiguration;
+import dev.outboxstarter.core.OutboxOperations;
+import dev.outboxstarter.testsupport.StarterAutoConfigurations;
+import io.micrometer.core.instrument.MeterRegistry;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.boot.actuate.autoconfigure.endpoint.EndpointAutoConfiguration;
@@ -36,22 +32,23 @@ class OutboxOperationsAutoConfigurationTests {
 		.withConfiguration(AutoConfigurations.of(DataSourceAutoConfiguration.class, JacksonAutoConfiguration.class,
 				MetricsAutoConfiguration.class, SimpleMetricsExportAutoConfiguration.class,
 				CompositeMeterRegistryAutoConfiguration.class, HealthContributorAutoConfiguration.class,
-				EndpointAutoConfiguration.class, OutboxAutoConfiguration.class, OutboxMetricsAutoConfiguration.class,
+				EndpointAutoConfiguration.class, OutboxAutoConfiguration.class, StarterAutoConfigurations.METRICS,
 				OutboxHealthContributorAutoConfiguration.class, OutboxEndpointAutoConfiguration.class))
 		.withPropertyValues("spring.datasource.url=jdbc:h2:mem:" + UUID.randomUUID() + ";DB_CLOSE_DELAY=-1");
 
 	@Test
 	void metersAndHealthComeWithTheirLibrariesAndTheEndpointOnlyWhenExposed() {
 		this.runner.run((context) -> {
-			assertThat(context).hasSingleBean(BacklogMonitor.class)
-				.hasSingleBean(OutboxMetrics.class)
-				.hasSingleBean(FastPathMetrics.class)
-				.hasSingleBean(AvailabilityMetrics.class)
-				.hasSingleBean(RelayMetrics.class)
-				.hasBean("outboxHealthIndicator")
+			assertThat(context).hasBean("outboxHealthIndicator")
 				.hasSingleBean(OutboxHealthIndicator.class)
 				.doesNotHaveBean(OutboxEndpoint.class);
-			assertThat(context.getBean(OutboxCapture.class)).isNotNull();
+			assertThat(context.getBean(OutboxOperations.class).latestBacklog()).isNotNull();
+			MeterRegistry registry = context.getBean(MeterRegistry.class);
+			assertThat(registry.find("outbox.relay.mode").gauge()).isNotNull();
+			assertThat(registry.find("outbox.backlog.pending").gauge()).isNotNull();
+			assertThat(registry.find("outbox.fastpath.queue.size").gauge()).isNotNull();
+			assertThat(registry.find("outbox.transports.unavailable").gauge()).isNotNull();
+			assertThat(registry.find("outbox.relay.last.run.age").timeGauge()).isNotNull();
 		});
 		this.runner.withPropertyValues("management.endpoints.web.exposure.include=outbox")
 			.run((context) -> assertThat(context).hasSingleBean(OutboxEndpoint.class));
@@ -64,24 +61,30 @@ class OutboxOperationsAutoConfigurationTests {
 	@Test
 	void anInstanceWithoutARelayHasNoRelayAge() {
 		this.runner.withPropertyValues("outbox.relay.enabled=false")
-			.run((context) -> assertThat(context).doesNotHaveBean(RelayMetrics.class)
-				.hasSingleBean(OutboxMetrics.class));
+			.run((context) -> {
+				MeterRegistry registry = context.getBean(MeterRegistry.class);
+				assertThat(registry.find("outbox.relay.last.run.age").timeGauge()).isNull();
+				assertThat(registry.find("outbox.relay.mode").gauge()).isNotNull();
+			});
 	}
 
 	@Test
 	void healthIndicatorCanBeSwitchedOffLikeAnyOther() {
 		this.runner.withPropertyValues("management.health.outbox.enabled=false")
-			.run((context) -> assertThat(context).doesNotHaveBean(OutboxHealthIndicator.class)
-				.hasSingleBean(OutboxMetrics.class));
+			.run((context) -> {
+				assertThat(context).doesNotHaveBean(OutboxHealthIndicator.class);
+				assertThat(context.getBean(MeterRegistry.class).find("outbox.relay.mode").gauge()).isNotNull();
+			});
 	}
 
 	@Test
 	void withoutMicrometerOrHealthSupportTheBacklogIsNeverRead() {
 		this.runner
 			.withClassLoader(new FilteredClassLoader("io.micrometer.core", "org.springframework.boot.health.contributor"))
-			.run((context) -> assertThat(context).hasNotFailed()
-				.doesNotHaveBean(BacklogMonitor.class)
-				.doesNotHaveBean(OutboxMetrics.class));
+			.run((context) -> {
+				assertThat(context).hasNotFailed().doesNotHaveBean("outboxMetrics");
+				assertThat(context.getBean(OutboxOperations.class).latestBacklog()).isNull();
+			});
 	}
 
 }

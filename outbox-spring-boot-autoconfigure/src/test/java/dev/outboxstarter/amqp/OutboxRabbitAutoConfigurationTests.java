@@ -1,4 +1,4 @@
-package dev.outboxstarter.autoconfigure;
+package dev.outboxstarter.amqp;
 
 import java.time.Instant;
 import java.util.Map;
@@ -7,11 +7,9 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 
-import dev.outboxstarter.amqp.RabbitExchangeDeclarer;
-import dev.outboxstarter.amqp.RabbitOutboxTransport;
-import dev.outboxstarter.amqp.RabbitPublishException;
-import dev.outboxstarter.core.Outbox;
-import dev.outboxstarter.core.publish.OutboxMessage;
+import dev.outboxstarter.Outbox;
+import dev.outboxstarter.core.OutboxAutoConfiguration;
+import dev.outboxstarter.spi.OutboxMessage;
 import dev.outboxstarter.testsupport.RabbitTestBroker;
 import org.junit.jupiter.api.Test;
 

@@ -4,7 +4,7 @@ import java.time.Instant;
 import java.util.Map;
 import java.util.UUID;
 
-import dev.outboxstarter.core.publish.OutboxMessage;
+import dev.outboxstarter.spi.OutboxMessage;
 import dev.outboxstarter.testsupport.RabbitTestBroker;
 import dev.outboxstarter.testsupport.SendFailure;
 import dev.outboxstarter.testsupport.TcpForwarder;

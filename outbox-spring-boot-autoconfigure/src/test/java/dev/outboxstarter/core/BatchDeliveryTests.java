@@ -1,4 +1,4 @@
-package dev.outboxstarter.core.publish;
+package dev.outboxstarter.core;
 
 import java.time.Duration;
 import java.time.Instant;
@@ -21,13 +21,13 @@ import java.util.function.Predicate;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
 
-import dev.outboxstarter.core.retry.RetryPolicy;
-import dev.outboxstarter.core.store.CapturedEvent;
-import dev.outboxstarter.core.store.ClaimedBatch;
-import dev.outboxstarter.core.store.ClaimedEvent;
-import dev.outboxstarter.core.store.FailedAttempt;
-import dev.outboxstarter.core.store.OutboxStore;
-import dev.outboxstarter.core.store.OutboxTestTable;
+import dev.outboxstarter.spi.CapturedEvent;
+import dev.outboxstarter.spi.DeliveryResult;
+import dev.outboxstarter.spi.ForwardingOutboxTransport;
+import dev.outboxstarter.spi.OutboxDeliveryListener;
+import dev.outboxstarter.spi.OutboxMessage;
+import dev.outboxstarter.spi.OutboxTransport;
+import dev.outboxstarter.spi.PublishPath;
 import dev.outboxstarter.testsupport.TestDatabase;
 import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.AfterEach;
@@ -38,7 +38,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
 import org.springframework.boot.test.system.CapturedOutput;
 import org.springframework.boot.test.system.OutputCaptureExtension;
 
-import static dev.outboxstarter.core.store.OutboxTestTable.event;
+import static dev.outboxstarter.core.OutboxTestTable.event;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
@@ -60,6 +60,9 @@ class BatchDeliveryTests {
 	private OutboxTestTable outbox;
 
 	private OutboxStore store;
+
+	/** What the latest delivery this test made found unavailable. */
+	private Outages outages;
 
 	@BeforeEach
 	void prepare() {
@@ -148,7 +151,7 @@ class BatchDeliveryTests {
 		insert(k1, k2);
 		InMemoryTransport transport = new InMemoryTransport("queue", false, (message) -> !message.id().equals(k1.id()));
 		BatchDelivery unordered = new BatchDelivery(this.store, Map.of("queue", transport), TEN_ATTEMPTS,
-				Duration.ofSeconds(5), false, this.outbox.transactions(), List.of());
+				Duration.ofSeconds(5), false, this.outbox.transactions(), List.of(), new Outages(TEN_ATTEMPTS));
 
 		DeliveryResult result = unordered.deliver(PublishPath.RELAY, due());
 
@@ -179,8 +182,8 @@ class BatchDeliveryTests {
 		assertThat(this.outbox.row(n1.id()).status()).isEqualTo("PENDING");
 		assertThat(this.outbox.row(n1.id()).attempts()).isZero();
 		assertThat(this.outbox.row(m1.id()).status()).isEqualTo("PUBLISHED");
-		assertThat(delivery.outages().unavailableTransports()).containsExactly("down");
-		assertThat(delivery.outages().pausedDestinations()).isEmpty();
+		assertThat(this.outages.unavailableTransports()).containsExactly("down");
+		assertThat(this.outages.pausedDestinations()).isEmpty();
 	}
 
 	@Test
@@ -212,14 +215,14 @@ class BatchDeliveryTests {
 		Instant inHalfAMinute = this.outbox.databaseNow().plusSeconds(30);
 		assertThat(this.outbox.row(m1.id()).availableAt()).isAfter(inHalfAMinute);
 		assertThat(this.outbox.row(m2.id()).availableAt()).isAfter(inHalfAMinute);
-		assertThat(delivery.outages().pausedDestinations()).singleElement().satisfies((paused) -> {
+		assertThat(this.outages.pausedDestinations()).singleElement().satisfies((paused) -> {
 			assertThat(paused.transport()).isEqualTo("log");
 			assertThat(paused.destination()).isEqualTo("missing");
 			assertThat(paused.until()).isAfter(Instant.now().plusSeconds(30));
 			assertThat(paused.pauses()).isOne();
 			assertThat(paused.error()).contains("Topic missing not present in metadata");
 		});
-		assertThat(delivery.outages().unavailableTransports()).isEmpty();
+		assertThat(this.outages.unavailableTransports()).isEmpty();
 	}
 
 	@Test
@@ -235,8 +238,8 @@ class BatchDeliveryTests {
 
 		assertThat(result).isEqualTo(new DeliveryResult(2, 1, 1));
 		assertThat(transport.refused).containsExactly(m1.id());
-		assertThat(delivery.outages().unavailableTransports()).isEmpty();
-		assertThat(delivery.outages().pausedDestinations()).singleElement()
+		assertThat(this.outages.unavailableTransports()).isEmpty();
+		assertThat(this.outages.pausedDestinations()).singleElement()
 			.satisfies((paused) -> assertThat(paused.destination()).isEqualTo("missing"));
 	}
 
@@ -247,8 +250,9 @@ class BatchDeliveryTests {
 		insert(m1, k1);
 		TopicsTransport transport = new TopicsTransport("missing");
 		RecordingListener listener = new RecordingListener();
+		this.outages = new Outages(oneAttempt());
 		BatchDelivery delivery = new BatchDelivery(this.store, Map.of("log", transport), oneAttempt(),
-				Duration.ofSeconds(5), true, this.outbox.transactions(), List.of(listener));
+				Duration.ofSeconds(5), true, this.outbox.transactions(), List.of(listener), this.outages);
 		delivery.deliver(PublishPath.FAST, (store) -> store.claimCaptured(List.of(m1, k1)));
 		CapturedEvent m2 = event("log", "missing", "B");
 		insert(m2);
@@ -278,7 +282,7 @@ class BatchDeliveryTests {
 		TopicsTransport transport = new TopicsTransport("missing");
 		BatchDelivery delivery = delivery(oneAttempt(), Duration.ofSeconds(5), transport);
 		for (int i = 0; i < Outages.MAX_PAUSED_DESTINATIONS; i++) {
-			delivery.outages().pause(new Destination("log", "paused-" + i), "earlier", System.nanoTime());
+			this.outages.pause(new Destination("log", "paused-" + i), "earlier", System.nanoTime());
 		}
 
 		DeliveryResult result = delivery.deliver(PublishPath.FAST,
@@ -290,9 +294,9 @@ class BatchDeliveryTests {
 		assertThat(row.attempts()).isOne();
 		assertThat(row.lastError()).contains("Topic missing not present in metadata");
 		assertThat(row.availableAt()).isAfter(this.outbox.databaseNow().plusSeconds(30));
-		assertThat(delivery.outages().pausedDestinations()).hasSize(Outages.MAX_PAUSED_DESTINATIONS)
+		assertThat(this.outages.pausedDestinations()).hasSize(Outages.MAX_PAUSED_DESTINATIONS)
 			.noneMatch((paused) -> paused.destination().equals("missing"));
-		assertThat(delivery.outages().unavailableTransports()).isEmpty();
+		assertThat(this.outages.unavailableTransports()).isEmpty();
 	}
 
 	@Test
@@ -320,7 +324,7 @@ class BatchDeliveryTests {
 		assertThat(resumed.published()).isOne();
 		assertThat(transport.broker.sent).containsExactly(k1.id(), m1.id(), m2.id());
 		assertThat(this.outbox.row(m2.id()).status()).isEqualTo("PUBLISHED");
-		assertThat(delivery.outages().pausedDestinations()).isEmpty();
+		assertThat(this.outages.pausedDestinations()).isEmpty();
 	}
 
 	@Test
@@ -548,7 +552,7 @@ class BatchDeliveryTests {
 	}
 
 	private static Function<OutboxStore, ClaimedBatch> due() {
-		return (store) -> ClaimedBatch.unchecked(store.claimDue(10, 0));
+		return (store) -> store.claimDue(10, 0);
 	}
 
 	private void insert(CapturedEvent... events) {
@@ -565,8 +569,9 @@ class BatchDeliveryTests {
 	private BatchDelivery delivery(RetryPolicy retry, Duration publishTimeout, OutboxTransport... transports) {
 		Map<String, OutboxTransport> byName = Stream.of(transports)
 			.collect(Collectors.toMap(OutboxTransport::name, Function.identity()));
+		this.outages = new Outages(retry);
 		return new BatchDelivery(this.store, byName, retry, publishTimeout, true, this.outbox.transactions(),
-				List.of());
+				List.of(), this.outages);
 	}
 
 	/** Records which events each outcome was told for. */
@@ -577,13 +582,13 @@ class BatchDeliveryTests {
 		private final List<UUID> postponed = new CopyOnWriteArrayList<>();
 
 		@Override
-		public void failed(PublishPath path, ClaimedEvent event, String error, boolean dead) {
-			this.failed.add(event.message().id());
+		public void failed(PublishPath path, String transport, OutboxMessage message, String error, boolean dead) {
+			this.failed.add(message.id());
 		}
 
 		@Override
-		public void postponed(PublishPath path, ClaimedEvent event) {
-			this.postponed.add(event.message().id());
+		public void postponed(PublishPath path, String transport, OutboxMessage message) {
+			this.postponed.add(message.id());
 		}
 
 	}

@@ -1,4 +1,4 @@
-package dev.outboxstarter.core.schema;
+package dev.outboxstarter.core;
 
 import java.sql.Connection;
 import java.time.Duration;
@@ -12,9 +12,6 @@ import java.util.function.Function;
 import javax.sql.DataSource;
 
 import com.zaxxer.hikari.HikariDataSource;
-import dev.outboxstarter.core.store.DatabaseVendor;
-import dev.outboxstarter.core.store.OutboxStatements;
-import dev.outboxstarter.core.store.OutboxStore;
 import dev.outboxstarter.testsupport.TestDatabase;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;

@@ -1,6 +1,6 @@
-package dev.outboxstarter.core.store;
+package dev.outboxstarter.core;
 
-import dev.outboxstarter.core.OutboxConfigurationException;
+import dev.outboxstarter.OutboxConfigurationException;
 import dev.outboxstarter.testsupport.TestDatabase;
 import org.junit.jupiter.api.Test;
 

@@ -1,14 +1,14 @@
-package dev.outboxstarter.core.capture;
+package dev.outboxstarter.core;
 
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 
-import dev.outboxstarter.core.MessageFormat;
-import dev.outboxstarter.core.OutboxCaptureException;
-import dev.outboxstarter.core.OutboxEvent;
-import dev.outboxstarter.core.OutboxEventRouter;
-import dev.outboxstarter.core.OutboxRoute;
+import dev.outboxstarter.MessageFormat;
+import dev.outboxstarter.OutboxCaptureException;
+import dev.outboxstarter.OutboxEvent;
+import dev.outboxstarter.OutboxEventRouter;
+import dev.outboxstarter.OutboxRoute;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.mock.env.MockEnvironment;
@@ -58,7 +58,7 @@ class EventRoutingTests {
 	@Test
 	void routerBeanIsAskedFirst() {
 		EventRouting routing = new EventRouting(List.of((event) -> OutboxRoute.kafka("routed", "by-router", "k")), Map.of(),
-				"kafka", Set.of("kafka"), this.environment);
+				"kafka", Set.of("kafka"), null, this.environment, MessageFormat.OUTBOX, null);
 
 		assertThat(routing.routesFor(new Placed("ada"), null))
 			.containsExactly(new ResolvedRoute("routed", "kafka", "by-router", "k"));
@@ -123,7 +123,7 @@ class EventRoutingTests {
 			.isThrownBy(() -> routing.routesFor(new PerRegion("r".repeat(300), 1), null))
 			.withMessageContaining("its destination is 315 characters long");
 		EventRouting routedByBean = new EventRouting(List.of((event) -> OutboxRoute.kafka("long", "t".repeat(256), "k")),
-				Map.of(), "kafka", Set.of("kafka"), this.environment);
+				Map.of(), "kafka", Set.of("kafka"), null, this.environment, MessageFormat.OUTBOX, null);
 		assertThatExceptionOfType(OutboxCaptureException.class)
 			.isThrownBy(() -> routedByBean.routesFor(new Plain("x"), null))
 			.withMessageContaining("its destination is 256 characters long");
@@ -246,8 +246,8 @@ class EventRoutingTests {
 			}
 
 		};
-		EventRouting routing = new EventRouting(List.of(router), Map.of(), "kafka", Set.of("kafka", "rabbit"),
-				this.environment);
+		EventRouting routing = new EventRouting(List.of(router), Map.of(), "kafka", Set.of("kafka", "rabbit"), null,
+				this.environment, MessageFormat.OUTBOX, null);
 
 		assertThat(routing.routesFor(new Plain("x"), new AggregateRef("Order", 3))).containsExactly(
 				new ResolvedRoute("both", "kafka", "topic", "3"), new ResolvedRoute("both", "rabbit", "ex/rk", "k"));
@@ -321,7 +321,8 @@ class EventRoutingTests {
 	}
 
 	private EventRouting routing(Map<String, RouteDefinition> configured) {
-		return new EventRouting(List.of(), configured, "kafka", Set.of("kafka", "rabbit", "local"), this.environment);
+		return new EventRouting(List.of(), configured, "kafka", Set.of("kafka", "rabbit", "local"), null, this.environment,
+				MessageFormat.OUTBOX, null);
 	}
 
 	@OutboxEvent(type = "twice", destination = "orders")

@@ -1,4 +1,4 @@
-package dev.outboxstarter.core.fastpath;
+package dev.outboxstarter.core;
 
 import java.time.Duration;
 import java.util.ArrayList;
@@ -13,10 +13,9 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 
-import dev.outboxstarter.core.publish.OutboxMessage;
-import dev.outboxstarter.core.publish.OutboxTransport;
-import dev.outboxstarter.core.store.CapturedEvent;
-import dev.outboxstarter.core.store.OutboxTestTable;
+import dev.outboxstarter.spi.CapturedEvent;
+import dev.outboxstarter.spi.OutboxMessage;
+import dev.outboxstarter.spi.OutboxTransport;
 import dev.outboxstarter.testsupport.TestDatabase;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -24,7 +23,7 @@ import org.junit.jupiter.api.Test;
 
 import org.springframework.scheduling.concurrent.SimpleAsyncTaskScheduler;
 
-import static dev.outboxstarter.core.store.OutboxTestTable.event;
+import static dev.outboxstarter.core.OutboxTestTable.event;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 

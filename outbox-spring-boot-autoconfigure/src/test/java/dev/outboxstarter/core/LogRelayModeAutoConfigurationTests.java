@@ -1,15 +1,11 @@
-package dev.outboxstarter.autoconfigure;
+package dev.outboxstarter.core;
 
 import java.util.UUID;
 
-import dev.outboxstarter.actuate.OutboxHealthIndicator;
-import dev.outboxstarter.core.Outbox;
-import dev.outboxstarter.core.OutboxCaptureException;
-import dev.outboxstarter.core.OutboxEvent;
-import dev.outboxstarter.core.backlog.BacklogMonitor;
-import dev.outboxstarter.core.cleanup.OutboxCleanup;
-import dev.outboxstarter.core.fastpath.FastPathDispatcher;
-import dev.outboxstarter.core.relay.OutboxRelay;
+import dev.outboxstarter.Outbox;
+import dev.outboxstarter.OutboxCaptureException;
+import dev.outboxstarter.OutboxEvent;
+import dev.outboxstarter.testsupport.StarterAutoConfigurations;
 import dev.outboxstarter.testsupport.TestDatabase;
 import io.micrometer.core.instrument.MeterRegistry;
 import org.junit.jupiter.api.AfterAll;
@@ -18,6 +14,7 @@ import org.junit.jupiter.api.Test;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.health.autoconfigure.contributor.HealthContributorAutoConfiguration;
 import org.springframework.boot.health.contributor.Health;
+import org.springframework.boot.health.contributor.HealthIndicator;
 import org.springframework.boot.health.contributor.Status;
 import org.springframework.boot.jackson.autoconfigure.JacksonAutoConfiguration;
 import org.springframework.boot.jdbc.autoconfigure.DataSourceAutoConfiguration;
@@ -50,8 +47,8 @@ class LogRelayModeAutoConfigurationTests {
 				JacksonAutoConfiguration.class, KafkaAutoConfiguration.class, MetricsAutoConfiguration.class,
 				SimpleMetricsExportAutoConfiguration.class, CompositeMeterRegistryAutoConfiguration.class,
 				HealthContributorAutoConfiguration.class, OutboxAutoConfiguration.class,
-				OutboxKafkaAutoConfiguration.class, OutboxLocalAutoConfiguration.class,
-				OutboxMetricsAutoConfiguration.class, OutboxHealthContributorAutoConfiguration.class))
+				StarterAutoConfigurations.KAFKA, StarterAutoConfigurations.LOCAL,
+				StarterAutoConfigurations.METRICS, StarterAutoConfigurations.HEALTH))
 		.withPropertyValues(TestDatabase.POSTGRESQL.properties())
 		// Nothing is sent in log mode: the producer never connects.
 		.withPropertyValues("outbox.table-name=" + TABLE, "spring.kafka.bootstrap-servers=127.0.0.1:9");
@@ -69,8 +66,8 @@ class LogRelayModeAutoConfigurationTests {
 				.doesNotHaveBean(OutboxRelay.class)
 				.doesNotHaveBean(BacklogMonitor.class)
 				.hasSingleBean(OutboxCleanup.class)
-				.hasSingleBean(OutboxHealthIndicator.class);
-			Health health = context.getBean(OutboxHealthIndicator.class).health(true);
+				.hasBean("outboxHealthIndicator");
+			Health health = context.getBean("outboxHealthIndicator", HealthIndicator.class).health(true);
 			assertThat(health.getStatus()).isEqualTo(Status.UP);
 			assertThat(health.getDetails()).containsEntry("relayMode", "log").doesNotContainKey("pending");
 			MeterRegistry registry = context.getBean(MeterRegistry.class);
@@ -85,7 +82,7 @@ class LogRelayModeAutoConfigurationTests {
 			assertThat(context).hasSingleBean(FastPathDispatcher.class)
 				.hasSingleBean(OutboxRelay.class)
 				.hasSingleBean(BacklogMonitor.class);
-			assertThat(context.getBean(OutboxHealthIndicator.class).health(true).getDetails())
+			assertThat(context.getBean("outboxHealthIndicator", HealthIndicator.class).health(true).getDetails())
 				.containsEntry("relayMode", "polling");
 			assertThat(context.getBean(MeterRegistry.class).get("outbox.relay.mode").tag("mode", "polling").gauge().value())
 				.isEqualTo(1);

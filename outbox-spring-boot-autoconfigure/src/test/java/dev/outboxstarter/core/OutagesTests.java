@@ -1,4 +1,4 @@
-package dev.outboxstarter.core.publish;
+package dev.outboxstarter.core;
 
 import java.time.Duration;
 import java.util.HashMap;
@@ -6,7 +6,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Random;
 
-import dev.outboxstarter.core.retry.RetryPolicy;
 import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;

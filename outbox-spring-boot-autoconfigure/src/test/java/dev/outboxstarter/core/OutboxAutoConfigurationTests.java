@@ -1,21 +1,14 @@
-package dev.outboxstarter.autoconfigure;
+package dev.outboxstarter.core;
 
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 
-import dev.outboxstarter.core.Outbox;
-import dev.outboxstarter.core.capture.OutboxCapture;
-import dev.outboxstarter.core.fastpath.FastPathDispatcher;
-import dev.outboxstarter.core.publish.Outages;
-import dev.outboxstarter.core.relay.OutboxRelay;
-import dev.outboxstarter.core.schema.FlywayOutboxSchemaInitializer;
-import dev.outboxstarter.core.schema.OutboxSchemaInitializer;
-import dev.outboxstarter.core.schema.ScriptOutboxSchemaInitializer;
-import dev.outboxstarter.core.store.CapturedEvent;
-import dev.outboxstarter.core.store.OutboxStore;
-import dev.outboxstarter.kafka.KafkaOutboxTransport;
+import dev.outboxstarter.Outbox;
+import dev.outboxstarter.spi.CapturedEvent;
+import dev.outboxstarter.spi.OutboxTransport;
+import dev.outboxstarter.testsupport.StarterAutoConfigurations;
 import org.flywaydb.core.Flyway;
 import org.junit.jupiter.api.Test;
 
@@ -38,7 +31,7 @@ class OutboxAutoConfigurationTests {
 
 	private final ApplicationContextRunner runner = new ApplicationContextRunner()
 		.withConfiguration(AutoConfigurations.of(DataSourceAutoConfiguration.class, JacksonAutoConfiguration.class,
-				KafkaAutoConfiguration.class, OutboxAutoConfiguration.class, OutboxKafkaAutoConfiguration.class))
+				KafkaAutoConfiguration.class, OutboxAutoConfiguration.class, StarterAutoConfigurations.KAFKA))
 		.withPropertyValues("spring.datasource.url=jdbc:h2:mem:" + UUID.randomUUID() + ";DB_CLOSE_DELAY=-1");
 
 	@Test
@@ -49,7 +42,7 @@ class OutboxAutoConfigurationTests {
 				.hasSingleBean(FastPathDispatcher.class)
 				.hasSingleBean(OutboxRelay.class)
 				.hasSingleBean(Outages.class)
-				.hasSingleBean(KafkaOutboxTransport.class)
+				.hasBean("kafkaOutboxTransport")
 				.getBean(OutboxSchemaInitializer.class)
 				.isInstanceOf(FlywayOutboxSchemaInitializer.class);
 			JdbcTemplate jdbc = new JdbcTemplate(context.getBean(javax.sql.DataSource.class));
@@ -90,11 +83,11 @@ class OutboxAutoConfigurationTests {
 	@Test
 	void kafkaProducerWithoutIdempotenceMakesTheOutboxSendAKeysEventsOneAtATime() {
 		this.runner
-			.run((context) -> assertThat(context.getBean(KafkaOutboxTransport.class).keepsKeyOrder()).isTrue());
+			.run((context) -> assertThat(context.getBean("kafkaOutboxTransport", OutboxTransport.class).keepsKeyOrder()).isTrue());
 		this.runner.withPropertyValues("spring.kafka.producer.properties.enable.idempotence=false")
-			.run((context) -> assertThat(context.getBean(KafkaOutboxTransport.class).keepsKeyOrder()).isFalse());
+			.run((context) -> assertThat(context.getBean("kafkaOutboxTransport", OutboxTransport.class).keepsKeyOrder()).isFalse());
 		this.runner.withPropertyValues("spring.kafka.producer.acks=1")
-			.run((context) -> assertThat(context.getBean(KafkaOutboxTransport.class).keepsKeyOrder()).isFalse());
+			.run((context) -> assertThat(context.getBean("kafkaOutboxTransport", OutboxTransport.class).keepsKeyOrder()).isFalse());
 	}
 
 	@Test
@@ -178,7 +171,7 @@ class OutboxAutoConfigurationTests {
 			.run((context) -> assertThat(context).hasNotFailed()
 				.doesNotHaveBean(Outbox.class)
 				.doesNotHaveBean(OutboxCapture.class)
-				.doesNotHaveBean(KafkaOutboxTransport.class));
+				.doesNotHaveBean("kafkaOutboxTransport"));
 	}
 
 	@Test
@@ -200,7 +193,7 @@ class OutboxAutoConfigurationTests {
 	@Test
 	void hasNoKafkaTransportWithoutKafka() {
 		this.runner.withClassLoader(new FilteredClassLoader(org.springframework.kafka.core.KafkaTemplate.class))
-			.run((context) -> assertThat(context).hasSingleBean(Outbox.class).doesNotHaveBean(KafkaOutboxTransport.class));
+			.run((context) -> assertThat(context).hasSingleBean(Outbox.class).doesNotHaveBean("kafkaOutboxTransport"));
 	}
 
 }

@@ -1,10 +1,7 @@
-package dev.outboxstarter.autoconfigure;
+package dev.outboxstarter.core;
 
 import java.util.UUID;
 
-import dev.outboxstarter.core.capture.jpa.EntityManagerFlushHook;
-import dev.outboxstarter.core.capture.jpa.FlushedAggregateEventsRegistrar;
-import dev.outboxstarter.core.capture.repository.AggregateTrackingPostProcessor;
 import org.hibernate.engine.spi.SessionFactoryImplementor;
 import org.junit.jupiter.api.Test;
 

@@ -1,19 +1,16 @@
-package dev.outboxstarter.core.cleanup;
+package dev.outboxstarter.core;
 
 import java.time.Duration;
 import java.util.List;
 
-import dev.outboxstarter.core.store.CapturedEvent;
-import dev.outboxstarter.core.store.FailedAttempt;
-import dev.outboxstarter.core.store.OutboxStore;
-import dev.outboxstarter.core.store.OutboxTestTable;
+import dev.outboxstarter.spi.CapturedEvent;
 import dev.outboxstarter.testsupport.TestDatabase;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
 import org.springframework.scheduling.concurrent.SimpleAsyncTaskScheduler;
 
-import static dev.outboxstarter.core.store.OutboxTestTable.event;
+import static dev.outboxstarter.core.OutboxTestTable.event;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**

@@ -1,12 +1,11 @@
-package dev.outboxstarter.autoconfigure;
+package dev.outboxstarter.core;
 
 import java.util.UUID;
 
 import javax.sql.DataSource;
 
-import dev.outboxstarter.inbox.IdempotentConsumer;
-import dev.outboxstarter.inbox.Inbox;
-import dev.outboxstarter.inbox.InboxCleanup;
+import dev.outboxstarter.IdempotentConsumer;
+import dev.outboxstarter.Inbox;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.junit.jupiter.api.Test;
 
@@ -15,8 +14,8 @@ import org.springframework.boot.autoconfigure.aop.AopAutoConfiguration;
 import org.springframework.boot.jackson.autoconfigure.JacksonAutoConfiguration;
 import org.springframework.boot.jdbc.autoconfigure.DataSourceAutoConfiguration;
 import org.springframework.boot.jdbc.autoconfigure.DataSourceTransactionManagerAutoConfiguration;
-import org.springframework.boot.transaction.autoconfigure.TransactionAutoConfiguration;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.boot.transaction.autoconfigure.TransactionAutoConfiguration;
 import org.springframework.jdbc.core.JdbcTemplate;
 
 import static org.assertj.core.api.Assertions.assertThat;

@@ -1,23 +1,24 @@
-package dev.outboxstarter.core.relay;
+package dev.outboxstarter.core;
 
 import java.time.Duration;
+import java.time.Instant;
 import java.util.List;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
 
-import dev.outboxstarter.core.publish.OutboxMessage;
-import dev.outboxstarter.core.publish.OutboxTransport;
-import dev.outboxstarter.core.store.CapturedEvent;
-import dev.outboxstarter.core.store.OutboxTestTable;
+import dev.outboxstarter.spi.CapturedEvent;
+import dev.outboxstarter.spi.OutboxMessage;
+import dev.outboxstarter.spi.OutboxTransport;
 import dev.outboxstarter.testsupport.TestDatabase;
+import org.awaitility.Awaitility;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.scheduling.concurrent.SimpleAsyncTaskScheduler;
 
-import static dev.outboxstarter.core.store.OutboxTestTable.event;
+import static dev.outboxstarter.core.OutboxTestTable.event;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
@@ -75,6 +76,18 @@ class OutboxRelayTests {
 
 		assertThat(this.relay.drain()).isOne();
 		assertThat(this.relay.drain()).isZero();
+	}
+
+	@Test
+	void lastRunIsWhenTheRelayLastCompletedAPoll() {
+		Instant started = this.relay.lastRun();
+		assertThat(started).as("a relay counts its start as a run").isNotNull();
+		this.transport.reachable = true;
+		Awaitility.await().pollDelay(Duration.ZERO).until(() -> Instant.now().isAfter(started));
+
+		this.relay.drain();
+
+		assertThat(this.relay.lastRun()).isAfter(started).isBeforeOrEqualTo(Instant.now());
 	}
 
 	private void insert(CapturedEvent... events) {

@@ -1,11 +1,11 @@
-package dev.outboxstarter.autoconfigure;
+package dev.outboxstarter.core;
 
 import java.util.UUID;
 
-import dev.outboxstarter.core.OutboxEvent;
-import dev.outboxstarter.core.publish.OutboxMessage;
-import dev.outboxstarter.inbox.IdempotentConsumer;
-import dev.outboxstarter.local.OutboxHandler;
+import dev.outboxstarter.IdempotentConsumer;
+import dev.outboxstarter.OutboxEvent;
+import dev.outboxstarter.OutboxHandler;
+import dev.outboxstarter.spi.OutboxMessage;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -112,7 +112,7 @@ class OutboxRuntimeHintsTests {
 
 	@Configuration(proxyBeanMethods = false)
 	@ImportAutoConfiguration({ DataSourceAutoConfiguration.class, JacksonAutoConfiguration.class,
-			OutboxAutoConfiguration.class, OutboxLocalAutoConfiguration.class, OutboxInboxAutoConfiguration.class })
+			OutboxAutoConfiguration.class, OutboxInboxAutoConfiguration.class })
 	static class Application {
 
 		@Bean

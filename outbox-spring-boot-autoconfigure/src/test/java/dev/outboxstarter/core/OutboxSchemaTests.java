@@ -1,4 +1,4 @@
-package dev.outboxstarter.core.schema;
+package dev.outboxstarter.core;
 
 import java.nio.charset.StandardCharsets;
 import java.sql.DatabaseMetaData;
@@ -14,12 +14,7 @@ import java.util.TreeMap;
 
 import javax.sql.DataSource;
 
-import dev.outboxstarter.core.store.CapturedEvent;
-import dev.outboxstarter.core.store.ClaimedEvent;
-import dev.outboxstarter.core.store.DatabaseVendor;
-import dev.outboxstarter.core.store.OutboxStatements;
-import dev.outboxstarter.core.store.OutboxStore;
-import dev.outboxstarter.core.store.OutboxTestTable;
+import dev.outboxstarter.spi.CapturedEvent;
 import dev.outboxstarter.testsupport.TestDatabase;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
@@ -97,7 +92,7 @@ class OutboxSchemaTests {
 		CapturedEvent event = OutboxTestTable.event("k");
 		scripts.store.insert(List.of(event), Duration.ZERO);
 		List<ClaimedEvent> claimed = OutboxTestTable.transactions(scripts.dataSource)
-			.execute((status) -> scripts.store.claimDue(10, 0));
+			.execute((status) -> scripts.store.claimDue(10, 0).events());
 		assertThat(claimed).singleElement()
 			.satisfies((row) -> assertThat(row.message().id()).isEqualTo(event.id()));
 	}

@@ -1,13 +1,14 @@
-package dev.outboxstarter.core.store;
+package dev.outboxstarter.core;
 
 import java.time.Duration;
 import java.util.List;
 
+import dev.outboxstarter.spi.CapturedEvent;
 import dev.outboxstarter.testsupport.TestDatabase;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
-import static dev.outboxstarter.core.store.OutboxTestTable.event;
+import static dev.outboxstarter.core.OutboxTestTable.event;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**

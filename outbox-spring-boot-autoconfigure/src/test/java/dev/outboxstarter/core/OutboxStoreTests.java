@@ -1,4 +1,4 @@
-package dev.outboxstarter.core.store;
+package dev.outboxstarter.core;
 
 import java.time.Duration;
 import java.time.Instant;
@@ -10,9 +10,10 @@ import java.util.Map;
 import java.util.UUID;
 import java.util.stream.Stream;
 
-import dev.outboxstarter.core.publish.OutboxMessage;
-import dev.outboxstarter.core.store.OutboxTestTable.RecordingDataSource;
-import dev.outboxstarter.core.store.OutboxTestTable.Row;
+import dev.outboxstarter.core.OutboxTestTable.RecordingDataSource;
+import dev.outboxstarter.core.OutboxTestTable.Row;
+import dev.outboxstarter.spi.CapturedEvent;
+import dev.outboxstarter.spi.OutboxMessage;
 import dev.outboxstarter.testsupport.TestDatabase;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -21,8 +22,8 @@ import tools.jackson.databind.json.JsonMapper;
 
 import org.springframework.jdbc.core.namedparam.NamedParameterJdbcTemplate;
 
-import static dev.outboxstarter.core.store.OutboxTestTable.event;
-import static dev.outboxstarter.core.store.OutboxTestTable.ids;
+import static dev.outboxstarter.core.OutboxTestTable.event;
+import static dev.outboxstarter.core.OutboxTestTable.ids;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
@@ -103,7 +104,7 @@ class OutboxStoreTests {
 		store.insert(events.subList(2, 5), Duration.ZERO);
 
 		assertThat(outbox.claimDueIds(store, 3)).containsExactlyElementsOf(ids.subList(0, 3));
-		List<ClaimedEvent> all = outbox.transactions().execute((status) -> store.claimDue(10, 0));
+		List<ClaimedEvent> all = outbox.transactions().execute((status) -> store.claimDue(10, 0).events());
 		assertThat(ids(all)).containsExactlyElementsOf(ids);
 		assertThat(all).extracting(ClaimedEvent::seq).isSorted().doesNotHaveDuplicates();
 		assertThat(all).extracting(ClaimedEvent::seq)
@@ -148,9 +149,9 @@ class OutboxStoreTests {
 		store.insert(List.of(third), Duration.ZERO);
 
 		outbox.transactions().executeWithoutResult((status) -> {
-			List<UUID> claimed = ids(store.claimDue(10, 0));
-			assertThat(claimed).containsExactly(first.id(), second.id(), third.id());
-			assertThat(store.heldBack(claimed)).isEmpty();
+			ClaimedBatch claimed = store.claimDue(10, 0);
+			assertThat(ids(claimed)).containsExactly(first.id(), second.id(), third.id());
+			assertThat(claimed.heldBack()).isEmpty();
 		});
 	}
 
@@ -317,7 +318,7 @@ class OutboxStoreTests {
 
 		Instant before = outbox.databaseNow();
 		outbox.transactions().executeWithoutResult((status) -> {
-			assertThat(store.claimDue(10, 0)).hasSize(3);
+			assertThat(store.claimDue(10, 0).events()).hasSize(3);
 			store.markPublished(List.of(published.id(), alsoPublished.id()));
 		});
 		Instant after = outbox.databaseNow();
@@ -348,7 +349,7 @@ class OutboxStoreTests {
 		store.insert(List.of(published, alsoPublished, pending), Duration.ZERO);
 
 		outbox.transactions().executeWithoutResult((status) -> {
-			assertThat(store.claimDue(10, 0)).hasSize(3);
+			assertThat(store.claimDue(10, 0).events()).hasSize(3);
 			store.markPublished(List.of(published.id(), alsoPublished.id()));
 		});
 
@@ -368,7 +369,7 @@ class OutboxStoreTests {
 		store.insert(List.of(backingOff, otherTransport), Duration.ZERO);
 		store.insert(List.of(inGrace), HOUR);
 		outbox.transactions().executeWithoutResult((status) -> {
-			assertThat(store.claimDue(10, 0)).hasSize(2);
+			assertThat(store.claimDue(10, 0).events()).hasSize(2);
 			store.markFailed(List.of(new FailedAttempt(backingOff.id(), false, HOUR, "broker down"),
 					new FailedAttempt(otherTransport.id(), false, HOUR, "broker down")));
 		});
@@ -391,7 +392,7 @@ class OutboxStoreTests {
 		CapturedEvent otherTransport = event("rabbit", "created-at-last", "c");
 		store.insert(List.of(backingOff, otherDestination, otherTransport), Duration.ZERO);
 		outbox.transactions().executeWithoutResult((status) -> {
-			assertThat(store.claimDue(10, 0)).hasSize(3);
+			assertThat(store.claimDue(10, 0).events()).hasSize(3);
 			store.markFailed(Stream.of(backingOff, otherDestination, otherTransport)
 				.map((event) -> new FailedAttempt(event.id(), false, HOUR, "unavailable"))
 				.toList());
@@ -415,7 +416,7 @@ class OutboxStoreTests {
 
 		Instant before = outbox.databaseNow();
 		outbox.transactions().executeWithoutResult((status) -> {
-			assertThat(store.claimDue(10, 0)).hasSize(3);
+			assertThat(store.claimDue(10, 0).events()).hasSize(3);
 			store.postpone(List.of(first.id(), second.id()), HOUR, "Not sent: its destination is paused");
 		});
 		Instant after = outbox.databaseNow();
@@ -440,7 +441,7 @@ class OutboxStoreTests {
 		store.insert(List.of(postponed), Duration.ZERO);
 		store.insert(List.of(inGrace), HOUR);
 		outbox.transactions().executeWithoutResult((status) -> {
-			assertThat(store.claimDue(10, 0)).hasSize(1);
+			assertThat(store.claimDue(10, 0).events()).hasSize(1);
 			store.postpone(List.of(postponed.id()), HOUR, "Not sent: its destination is paused");
 		});
 		assertThat(outbox.claimDueIds(store, 10)).isEmpty();
@@ -464,7 +465,7 @@ class OutboxStoreTests {
 
 		Instant before = outbox.databaseNow();
 		outbox.transactions().executeWithoutResult((status) -> {
-			assertThat(store.claimDue(10, 0)).hasSize(2);
+			assertThat(store.claimDue(10, 0).events()).hasSize(2);
 			store.markFailed(List.of(new FailedAttempt(failing.id(), false, HOUR, "Connection refused: broker:9092")));
 		});
 		Instant after = outbox.databaseNow();
@@ -486,7 +487,7 @@ class OutboxStoreTests {
 		assertThat(row.attempts()).isEqualTo(2);
 		assertThat(row.lastError()).hasSize(2000).isEqualTo(longError.substring(0, 1997) + "...");
 		assertThat(outbox.claimDueIds(store, 10)).containsExactly(failing.id(), other.id());
-		assertThat(outbox.transactions().execute((status) -> store.claimDue(10, 0)).get(0).attempts()).isEqualTo(2);
+		assertThat(outbox.transactions().execute((status) -> store.claimDue(10, 0).events()).get(0).attempts()).isEqualTo(2);
 	}
 
 	@ParameterizedTest
@@ -509,9 +510,9 @@ class OutboxStoreTests {
 		assertThat(dead.attempts()).isEqualTo(1);
 		assertThat(dead.lastError()).isEqualTo("poison message");
 		outbox.transactions().executeWithoutResult((status) -> {
-			List<UUID> claimed = ids(store.claimDue(10, 0));
-			assertThat(claimed).containsExactly(second.id());
-			assertThat(store.heldBack(claimed)).isEmpty();
+			ClaimedBatch claimed = store.claimDue(10, 0);
+			assertThat(ids(claimed)).containsExactly(second.id());
+			assertThat(claimed.heldBack()).isEmpty();
 			assertThat(store.claimCaptured(List.of(first)).events()).isEmpty();
 		});
 	}
@@ -535,7 +536,6 @@ class OutboxStoreTests {
 			ClaimedBatch byId = blocking.claimCaptured(List.of(second));
 			assertThat(ids(byId)).containsExactly(second.id());
 			assertThat(byId.heldBack()).containsExactly(second.id());
-			assertThat(blocking.heldBack(ids(byId))).containsExactly(second.id());
 		});
 		assertThat(outbox.claimDueIds(store, 10)).as("by default a DEAD row stops blocking")
 			.containsExactly(second.id(), other.id());
@@ -582,7 +582,7 @@ class OutboxStoreTests {
 		store.insert(List.of(withHeaders, withoutHeaders), Duration.ZERO);
 		Instant after = outbox.databaseNow();
 
-		List<ClaimedEvent> claimed = outbox.transactions().execute((status) -> store.claimDue(10, 0));
+		List<ClaimedEvent> claimed = outbox.transactions().execute((status) -> store.claimDue(10, 0).events());
 
 		assertThat(claimed).hasSize(2);
 		ClaimedEvent event = claimed.get(0);

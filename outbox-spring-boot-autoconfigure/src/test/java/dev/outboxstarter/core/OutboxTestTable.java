@@ -1,4 +1,4 @@
-package dev.outboxstarter.core.store;
+package dev.outboxstarter.core;
 
 import java.lang.reflect.InvocationHandler;
 import java.lang.reflect.InvocationTargetException;
@@ -19,10 +19,10 @@ import java.util.concurrent.CopyOnWriteArrayList;
 
 import javax.sql.DataSource;
 
-import dev.outboxstarter.core.publish.BatchDelivery;
-import dev.outboxstarter.core.publish.OutboxTransport;
-import dev.outboxstarter.core.retry.RetryPolicy;
-import dev.outboxstarter.core.schema.FlywayOutboxSchemaInitializer;
+import dev.outboxstarter.spi.CapturedEvent;
+import dev.outboxstarter.spi.DeliveryResult;
+import dev.outboxstarter.spi.OutboxTransport;
+import dev.outboxstarter.spi.PublishPath;
 import dev.outboxstarter.testsupport.TestDatabase;
 import org.jspecify.annotations.Nullable;
 import tools.jackson.databind.json.JsonMapper;
@@ -171,7 +171,17 @@ public final class OutboxTestTable {
 	public BatchDelivery delivery(OutboxTransport transport) {
 		RetryPolicy retry = new RetryPolicy(Duration.ofMinutes(1), 2, Duration.ofMinutes(5), 0, 10);
 		return new BatchDelivery(store(), Map.of(transport.name(), transport), retry, Duration.ofSeconds(5), true,
-				this.transactions, List.of());
+				this.transactions, List.of(), new Outages(retry));
+	}
+
+	/**
+	 * Publishes the due rows of this table once, as a relay's batch of up to 100 rows does, through
+	 * {@link #delivery(OutboxTransport)}.
+	 * @param transport the only transport
+	 * @return what the batch did
+	 */
+	public DeliveryResult publishDue(OutboxTransport transport) {
+		return delivery(transport).deliver(PublishPath.RELAY, (store) -> store.claimDue(100, 0));
 	}
 
 	/**

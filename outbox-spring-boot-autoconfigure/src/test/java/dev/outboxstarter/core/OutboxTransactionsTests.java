@@ -1,4 +1,4 @@
-package dev.outboxstarter.autoconfigure;
+package dev.outboxstarter.core;
 
 import javax.sql.DataSource;
 

@@ -1,14 +1,11 @@
-package dev.outboxstarter.autoconfigure;
+package dev.outboxstarter.core;
 
-import dev.outboxstarter.amqp.RabbitOutboxTransport;
-import dev.outboxstarter.core.publish.ForwardingOutboxTransport;
-import dev.outboxstarter.core.publish.OutboxTransport;
-import dev.outboxstarter.core.publish.OutboxTransportDecorator;
-import dev.outboxstarter.core.publish.OutboxTransports;
-import dev.outboxstarter.kafka.KafkaOutboxTransport;
-import dev.outboxstarter.local.LocalOutboxTransport;
+import dev.outboxstarter.spi.ForwardingOutboxTransport;
+import dev.outboxstarter.spi.OutboxTransport;
+import dev.outboxstarter.spi.OutboxTransportDecorator;
 import dev.outboxstarter.testsupport.AcknowledgingTransport;
 import dev.outboxstarter.testsupport.RabbitTestBroker;
+import dev.outboxstarter.testsupport.StarterAutoConfigurations;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.boot.amqp.autoconfigure.RabbitAutoConfiguration;
@@ -37,8 +34,8 @@ class OutboxTransportAutoConfigurationsTests {
 	private final ApplicationContextRunner runner = new ApplicationContextRunner()
 		.withConfiguration(AutoConfigurations.of(DataSourceAutoConfiguration.class, JacksonAutoConfiguration.class,
 				KafkaAutoConfiguration.class, RabbitAutoConfiguration.class, OutboxAutoConfiguration.class,
-				OutboxKafkaAutoConfiguration.class, OutboxRabbitAutoConfiguration.class,
-				OutboxLocalAutoConfiguration.class))
+				StarterAutoConfigurations.KAFKA, StarterAutoConfigurations.RABBIT,
+				StarterAutoConfigurations.LOCAL))
 		.withPropertyValues("spring.rabbitmq.host=" + RabbitTestBroker.HOST,
 				"spring.rabbitmq.port=" + RabbitTestBroker.PORT);
 
@@ -50,25 +47,25 @@ class OutboxTransportAutoConfigurationsTests {
 	void withTwoDataSourcesAndNoPrimaryTheOutboxAndEveryTransportBackOff() {
 		this.runner.withUserConfiguration(TwoDataSources.class)
 			.run((context) -> assertThat(context).hasNotFailed()
-				.doesNotHaveBean(KafkaOutboxTransport.class)
-				.doesNotHaveBean(RabbitOutboxTransport.class)
-				.doesNotHaveBean(LocalOutboxTransport.class));
+				.doesNotHaveBean("kafkaOutboxTransport")
+				.doesNotHaveBean("rabbitOutboxTransport")
+				.doesNotHaveBean("localOutboxTransport"));
 	}
 
 	@Test
 	void withTheOutboxDisabledEveryTransportBacksOff() {
 		this.runner.withPropertyValues("spring.datasource.generate-unique-name=true", "outbox.enabled=false")
 			.run((context) -> assertThat(context).hasNotFailed()
-				.doesNotHaveBean(KafkaOutboxTransport.class)
-				.doesNotHaveBean(RabbitOutboxTransport.class)
-				.doesNotHaveBean(LocalOutboxTransport.class));
+				.doesNotHaveBean("kafkaOutboxTransport")
+				.doesNotHaveBean("rabbitOutboxTransport")
+				.doesNotHaveBean("localOutboxTransport"));
 	}
 
 	@Test
 	void withTheOutboxEveryTransportWhoseLibraryIsPresentIsCreated() {
-		this.withOutbox.run((context) -> assertThat(context).hasSingleBean(KafkaOutboxTransport.class)
-				.hasSingleBean(RabbitOutboxTransport.class)
-				.hasSingleBean(LocalOutboxTransport.class));
+		this.withOutbox.run((context) -> assertThat(context).hasBean("kafkaOutboxTransport")
+				.hasBean("rabbitOutboxTransport")
+				.hasBean("localOutboxTransport"));
 	}
 
 	@Test
@@ -78,7 +75,7 @@ class OutboxTransportAutoConfigurationsTests {
 				.getFailure()
 				.rootCause()
 				.hasMessageContaining("Two outbox transports are named 'kafka'")
-				.hasMessageContaining(KafkaOutboxTransport.class.getName())
+				.hasMessageContaining("dev.outboxstarter.kafka.KafkaOutboxTransport")
 				.hasMessageContaining(AcknowledgingTransport.class.getName()));
 	}
 

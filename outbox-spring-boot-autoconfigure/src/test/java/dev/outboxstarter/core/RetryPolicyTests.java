@@ -1,4 +1,4 @@
-package dev.outboxstarter.core.retry;
+package dev.outboxstarter.core;
 
 import java.time.Duration;
 

@@ -1,4 +1,4 @@
-package dev.outboxstarter.inbox;
+package dev.outboxstarter.core;
 
 import java.time.Duration;
 import java.util.List;
@@ -9,11 +9,8 @@ import java.util.concurrent.TimeUnit;
 
 import javax.sql.DataSource;
 
-import dev.outboxstarter.core.schema.FlywayOutboxSchemaInitializer;
-import dev.outboxstarter.core.store.DatabaseVendor;
-import dev.outboxstarter.core.store.InboxStatements;
-import dev.outboxstarter.core.store.InboxStore;
-import dev.outboxstarter.core.store.OutboxTestTable;
+import dev.outboxstarter.Inbox;
+import dev.outboxstarter.MissingMessageIdException;
 import dev.outboxstarter.testsupport.TestDatabase;
 import org.awaitility.Awaitility;
 import org.junit.jupiter.params.ParameterizedTest;

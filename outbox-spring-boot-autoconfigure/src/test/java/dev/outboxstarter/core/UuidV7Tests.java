@@ -1,4 +1,4 @@
-package dev.outboxstarter.core.capture;
+package dev.outboxstarter.core;
 
 import java.util.HashSet;
 import java.util.Set;

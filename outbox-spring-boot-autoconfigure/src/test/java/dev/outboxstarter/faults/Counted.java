@@ -1,6 +1,6 @@
 package dev.outboxstarter.faults;
 
-import dev.outboxstarter.core.OutboxEvent;
+import dev.outboxstarter.OutboxEvent;
 
 /**
  * Counter {@code key} reached {@code n} in business transaction {@code txId}.

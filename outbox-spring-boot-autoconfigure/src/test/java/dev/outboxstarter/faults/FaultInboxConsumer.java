@@ -5,17 +5,13 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import com.zaxxer.hikari.HikariDataSource;
-import dev.outboxstarter.core.schema.FlywayOutboxSchemaInitializer;
-import dev.outboxstarter.core.store.DatabaseVendor;
-import dev.outboxstarter.core.store.InboxStatements;
-import dev.outboxstarter.core.store.InboxStore;
+import dev.outboxstarter.Inbox;
+import dev.outboxstarter.core.TestInboxes;
 import dev.outboxstarter.faults.FaultVerification.Message;
-import dev.outboxstarter.inbox.InboxOutcomeListener;
-import dev.outboxstarter.inbox.TransactionalInbox;
+import dev.outboxstarter.spi.InboxOutcomeListener;
 import dev.outboxstarter.testsupport.TestDatabase;
 
 import org.springframework.jdbc.core.JdbcTemplate;
-import org.springframework.jdbc.datasource.DataSourceTransactionManager;
 
 /**
  * The consumer side of a fault run: two instances of one consumer each receive every message the
@@ -43,9 +39,7 @@ final class FaultInboxConsumer {
 			dataSource.setUsername(database.username());
 			dataSource.setPassword(database.password());
 			dataSource.setMaximumPoolSize(4);
-			DatabaseVendor vendor = DatabaseVendor.of(dataSource);
 			database.dropTable(INBOX);
-			new FlywayOutboxSchemaInitializer(dataSource, vendor.inboxMigrationLocation(), INBOX).afterPropertiesSet();
 			JdbcTemplate jdbc = new JdbcTemplate(dataSource);
 			jdbc.execute("DROP TABLE IF EXISTS " + EFFECTS);
 			jdbc.execute("CREATE TABLE " + EFFECTS + " (message_id VARCHAR(64) NOT NULL)");
@@ -58,8 +52,7 @@ final class FaultInboxConsumer {
 				}
 
 			};
-			TransactionalInbox inbox = new TransactionalInbox(new InboxStore(dataSource, InboxStatements.load(vendor, INBOX)),
-					new DataSourceTransactionManager(dataSource), dataSource, false, List.of(counting));
+			Inbox inbox = TestInboxes.onNewTable(dataSource, INBOX, counting);
 			Runnable instance = () -> {
 				for (Message message : messages) {
 					try {

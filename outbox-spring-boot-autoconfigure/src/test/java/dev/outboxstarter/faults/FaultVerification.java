@@ -12,7 +12,7 @@ import java.util.Properties;
 import java.util.Set;
 import java.util.UUID;
 
-import dev.outboxstarter.core.OutboxHeaders;
+import dev.outboxstarter.OutboxHeaders;
 import dev.outboxstarter.testsupport.TopicRecorder;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;

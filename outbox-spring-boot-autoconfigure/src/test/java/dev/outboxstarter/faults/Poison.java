@@ -1,6 +1,6 @@
 package dev.outboxstarter.faults;
 
-import dev.outboxstarter.core.OutboxEvent;
+import dev.outboxstarter.OutboxEvent;
 
 /**
  * An event Kafka always refuses: its padding makes it larger than the instances' producer

@@ -157,9 +157,11 @@ class BrokerOutageOperationsIntegrationTests {
 			.containsPattern("Outbox transport 'kafka' takes messages again after being unavailable for PT[0-9.]+S");
 	}
 
-	/** The outbox's own log lines at a level. */
+	/** The outbox's own log lines at a level, its engine's logger names written out or abbreviated. */
 	private static List<String> outboxLines(CapturedOutput output, String level) {
-		return lines(output, level).stream().filter((line) -> line.contains("d.o.core.")).toList();
+		return lines(output, level).stream()
+			.filter((line) -> line.contains("dev.outboxstarter.core.") || line.contains("d.o.core."))
+			.toList();
 	}
 
 	private static List<String> lines(CapturedOutput output, String level) {

@@ -18,13 +18,13 @@ import java.util.stream.Stream;
 
 import javax.sql.DataSource;
 
-import dev.outboxstarter.core.OutboxHeaders;
-import dev.outboxstarter.core.publish.ForwardingOutboxTransport;
-import dev.outboxstarter.core.publish.OutboxMessage;
-import dev.outboxstarter.core.publish.OutboxTransportDecorator;
+import dev.outboxstarter.OutboxHeaders;
 import dev.outboxstarter.it.orders.OrderPlaced;
 import dev.outboxstarter.it.orders.OrderService;
 import dev.outboxstarter.it.orders.OrdersTestApplication;
+import dev.outboxstarter.spi.ForwardingOutboxTransport;
+import dev.outboxstarter.spi.OutboxMessage;
+import dev.outboxstarter.spi.OutboxTransportDecorator;
 import dev.outboxstarter.testsupport.TcpForwarder;
 import dev.outboxstarter.testsupport.TestDatabase;
 import dev.outboxstarter.testsupport.TestKafka;

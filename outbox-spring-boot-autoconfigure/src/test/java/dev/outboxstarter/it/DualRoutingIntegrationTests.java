@@ -5,8 +5,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 
-import dev.outboxstarter.core.OutboxEvent;
-import dev.outboxstarter.core.OutboxHeaders;
+import dev.outboxstarter.OutboxEvent;
+import dev.outboxstarter.OutboxHeaders;
 import dev.outboxstarter.it.orders.OrderService;
 import dev.outboxstarter.it.orders.OrdersTestApplication;
 import dev.outboxstarter.testsupport.RabbitTestBroker;

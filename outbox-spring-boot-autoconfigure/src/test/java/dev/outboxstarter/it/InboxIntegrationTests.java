@@ -1,19 +1,19 @@
 package dev.outboxstarter.it;
 
-import java.nio.charset.StandardCharsets;
 import java.net.URI;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.CopyOnWriteArrayList;
 
-import dev.outboxstarter.core.OutboxHeaders;
-import dev.outboxstarter.inbox.IdempotentConsumer;
-import dev.outboxstarter.inbox.InboxOutcomeListener;
+import dev.outboxstarter.IdempotentConsumer;
+import dev.outboxstarter.OutboxHeaders;
 import dev.outboxstarter.it.orders.OrderPlaced;
 import dev.outboxstarter.it.orders.OrderService;
 import dev.outboxstarter.it.orders.OrdersTestApplication;
+import dev.outboxstarter.spi.InboxOutcomeListener;
 import dev.outboxstarter.testsupport.TestDatabase;
 import dev.outboxstarter.testsupport.TestKafka;
 import io.cloudevents.CloudEvent;

@@ -15,13 +15,13 @@ import java.util.stream.IntStream;
 
 import javax.sql.DataSource;
 
-import dev.outboxstarter.core.MessageFormat;
-import dev.outboxstarter.core.Outbox;
-import dev.outboxstarter.core.OutboxCaptureException;
-import dev.outboxstarter.core.OutboxEvent;
-import dev.outboxstarter.core.OutboxEventRouter;
-import dev.outboxstarter.core.OutboxHeaders;
-import dev.outboxstarter.core.OutboxRoute;
+import dev.outboxstarter.MessageFormat;
+import dev.outboxstarter.Outbox;
+import dev.outboxstarter.OutboxCaptureException;
+import dev.outboxstarter.OutboxEvent;
+import dev.outboxstarter.OutboxEventRouter;
+import dev.outboxstarter.OutboxHeaders;
+import dev.outboxstarter.OutboxRoute;
 import dev.outboxstarter.it.orders.CustomerNotified;
 import dev.outboxstarter.it.orders.OrderPlaced;
 import dev.outboxstarter.it.orders.OrderService;

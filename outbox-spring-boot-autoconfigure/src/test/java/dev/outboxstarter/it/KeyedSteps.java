@@ -5,8 +5,8 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 
-import dev.outboxstarter.core.OutboxEvent;
-import dev.outboxstarter.local.OutboxHandler;
+import dev.outboxstarter.OutboxEvent;
+import dev.outboxstarter.OutboxHandler;
 
 /**
  * Numbered steps per key, handled in-process; a poisoned step fails until it is healed.

@@ -7,11 +7,11 @@ import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
 
-import dev.outboxstarter.core.OutboxEvent;
-import dev.outboxstarter.core.publish.OutboxMessage;
+import dev.outboxstarter.OutboxEvent;
+import dev.outboxstarter.OutboxHandler;
 import dev.outboxstarter.it.orders.OrderService;
 import dev.outboxstarter.it.orders.OrdersTestApplication;
-import dev.outboxstarter.local.OutboxHandler;
+import dev.outboxstarter.spi.OutboxMessage;
 import dev.outboxstarter.testsupport.TestDatabase;
 import dev.outboxstarter.testsupport.TestKafka;
 import org.junit.jupiter.api.Test;

@@ -4,10 +4,10 @@ import java.time.Duration;
 import java.util.List;
 import java.util.UUID;
 
+import dev.outboxstarter.Outbox;
 import dev.outboxstarter.actuate.OutboxEndpoint.EventsPage;
-import dev.outboxstarter.core.Outbox;
-import dev.outboxstarter.core.store.EventStatus;
-import dev.outboxstarter.core.store.StoredEvent;
+import dev.outboxstarter.core.EventStatus;
+import dev.outboxstarter.core.StoredEvent;
 import dev.outboxstarter.it.KeyedSteps.Step;
 import dev.outboxstarter.it.orders.OrdersTestApplication;
 import dev.outboxstarter.testsupport.TestDatabase;

@@ -4,8 +4,8 @@ import java.time.Duration;
 import java.util.List;
 import java.util.UUID;
 
-import dev.outboxstarter.core.DeadEvents;
-import dev.outboxstarter.core.Outbox;
+import dev.outboxstarter.DeadEvents;
+import dev.outboxstarter.Outbox;
 import dev.outboxstarter.it.KeyedSteps.Step;
 import dev.outboxstarter.it.orders.OrdersTestApplication;
 import dev.outboxstarter.testsupport.TestDatabase;

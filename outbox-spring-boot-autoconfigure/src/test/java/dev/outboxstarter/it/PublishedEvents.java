@@ -5,9 +5,9 @@ import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 
-import dev.outboxstarter.core.publish.OutboxDeliveryListener;
-import dev.outboxstarter.core.publish.PublishPath;
-import dev.outboxstarter.core.store.ClaimedEvent;
+import dev.outboxstarter.spi.OutboxDeliveryListener;
+import dev.outboxstarter.spi.OutboxMessage;
+import dev.outboxstarter.spi.PublishPath;
 
 /**
  * Records which path published which event, as the application sees it.
@@ -19,8 +19,8 @@ public class PublishedEvents implements OutboxDeliveryListener {
 	private final Set<UUID> relay = ConcurrentHashMap.newKeySet();
 
 	@Override
-	public void published(PublishPath path, ClaimedEvent event, Instant acknowledgedAt) {
-		((path == PublishPath.FAST) ? this.fast : this.relay).add(event.message().id());
+	public void published(PublishPath path, String transport, OutboxMessage message, Instant acknowledgedAt) {
+		((path == PublishPath.FAST) ? this.fast : this.relay).add(message.id());
 	}
 
 	public Set<UUID> byFastPath() {

@@ -12,7 +12,7 @@ import java.util.stream.Collectors;
 import java.util.stream.IntStream;
 import java.util.stream.Stream;
 
-import dev.outboxstarter.core.OutboxEvent;
+import dev.outboxstarter.OutboxEvent;
 import dev.outboxstarter.it.orders.OrderService;
 import dev.outboxstarter.it.orders.OrdersTestApplication;
 import dev.outboxstarter.testsupport.RabbitTestBroker;

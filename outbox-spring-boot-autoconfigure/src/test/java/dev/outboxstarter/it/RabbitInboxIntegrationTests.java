@@ -5,8 +5,8 @@ import java.util.List;
 import java.util.UUID;
 import java.util.concurrent.CopyOnWriteArrayList;
 
-import dev.outboxstarter.core.OutboxHeaders;
-import dev.outboxstarter.inbox.IdempotentConsumer;
+import dev.outboxstarter.IdempotentConsumer;
+import dev.outboxstarter.OutboxHeaders;
 import dev.outboxstarter.it.orders.OrdersTestApplication;
 import dev.outboxstarter.testsupport.RabbitTestBroker;
 import dev.outboxstarter.testsupport.TestDatabase;

@@ -9,9 +9,8 @@ import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.atomic.AtomicInteger;
 
-import dev.outboxstarter.amqp.RabbitOutboxTransport;
-import dev.outboxstarter.core.OutboxEvent;
-import dev.outboxstarter.core.OutboxHeaders;
+import dev.outboxstarter.OutboxEvent;
+import dev.outboxstarter.OutboxHeaders;
 import dev.outboxstarter.it.orders.OrderService;
 import dev.outboxstarter.it.orders.OrdersTestApplication;
 import dev.outboxstarter.it.orders.PurchaseOrder;

@@ -2,7 +2,7 @@ package dev.outboxstarter.it;
 
 import java.util.Map;
 
-import dev.outboxstarter.core.capture.EventHeadersContributor;
+import dev.outboxstarter.spi.EventHeadersContributor;
 
 /**
  * Stores a {@code tenant} header with every event, so that tests see whether headers are shown.

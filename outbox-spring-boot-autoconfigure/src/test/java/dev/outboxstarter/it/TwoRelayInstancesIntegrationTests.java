@@ -8,8 +8,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 
-import dev.outboxstarter.core.Outbox;
-import dev.outboxstarter.core.OutboxHeaders;
+import dev.outboxstarter.Outbox;
+import dev.outboxstarter.OutboxHeaders;
 import dev.outboxstarter.it.orders.OrderPlaced;
 import dev.outboxstarter.it.orders.OrdersTestApplication;
 import dev.outboxstarter.testsupport.TestDatabase;

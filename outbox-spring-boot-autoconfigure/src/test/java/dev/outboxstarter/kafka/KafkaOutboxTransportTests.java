@@ -12,18 +12,16 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.Collectors;
 
-import dev.outboxstarter.core.OutboxHeaders;
-import dev.outboxstarter.core.publish.DeliveryResult;
-import dev.outboxstarter.core.publish.ForwardingOutboxTransport;
-import dev.outboxstarter.core.publish.OutboxMessage;
-import dev.outboxstarter.core.publish.OutboxTransport;
-import dev.outboxstarter.core.publish.PublishPath;
-import dev.outboxstarter.core.store.CapturedEvent;
-import dev.outboxstarter.core.store.ClaimedBatch;
-import dev.outboxstarter.core.store.OutboxTestTable;
-import dev.outboxstarter.testsupport.TestDatabase;
+import dev.outboxstarter.OutboxHeaders;
+import dev.outboxstarter.core.OutboxTestTable;
+import dev.outboxstarter.spi.CapturedEvent;
+import dev.outboxstarter.spi.DeliveryResult;
+import dev.outboxstarter.spi.ForwardingOutboxTransport;
+import dev.outboxstarter.spi.OutboxMessage;
+import dev.outboxstarter.spi.OutboxTransport;
 import dev.outboxstarter.testsupport.SendFailure;
 import dev.outboxstarter.testsupport.TcpForwarder;
+import dev.outboxstarter.testsupport.TestDatabase;
 import dev.outboxstarter.testsupport.TestKafka;
 import dev.outboxstarter.testsupport.TopicRecorder;
 import org.apache.kafka.clients.producer.ProducerConfig;
@@ -153,8 +151,7 @@ class KafkaOutboxTransportTests {
 			}
 			outbox.insert(outbox.store(), Duration.ZERO, events.toArray(CapturedEvent[]::new));
 
-			DeliveryResult result = outbox.delivery(inFlight)
-				.deliver(PublishPath.RELAY, (store) -> ClaimedBatch.unchecked(store.claimDue(100, 0)));
+			DeliveryResult result = outbox.publishDue(inFlight);
 
 			assertThat(result.published()).isEqualTo(12);
 			assertThat(inFlight.most()).as("most events of one key in flight at once").isOne();

@@ -1,10 +1,10 @@
-package dev.outboxstarter.autoconfigure;
+package dev.outboxstarter.local;
 
 import java.util.UUID;
 
-import dev.outboxstarter.core.publish.OutboxMessage;
-import dev.outboxstarter.local.LocalOutboxTransport;
-import dev.outboxstarter.local.OutboxHandler;
+import dev.outboxstarter.OutboxHandler;
+import dev.outboxstarter.core.OutboxAutoConfiguration;
+import dev.outboxstarter.spi.OutboxMessage;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.boot.autoconfigure.AutoConfigurations;

@@ -2,8 +2,8 @@ package dev.outboxstarter.testsupport;
 
 import java.util.concurrent.CompletableFuture;
 
-import dev.outboxstarter.core.publish.OutboxMessage;
-import dev.outboxstarter.core.publish.OutboxTransport;
+import dev.outboxstarter.spi.OutboxMessage;
+import dev.outboxstarter.spi.OutboxTransport;
 
 /**
  * A transport of a given name that acknowledges every message at once, for tests of what wraps,

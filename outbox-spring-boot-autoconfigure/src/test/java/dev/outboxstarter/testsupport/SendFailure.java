@@ -3,8 +3,8 @@ package dev.outboxstarter.testsupport;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 
-import dev.outboxstarter.core.publish.OutboxMessage;
-import dev.outboxstarter.core.publish.OutboxTransport;
+import dev.outboxstarter.spi.OutboxMessage;
+import dev.outboxstarter.spi.OutboxTransport;
 
 /**
  * Why a transport could not publish a message, whichever way it says so.

@@ -6,7 +6,7 @@ import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.CopyOnWriteArrayList;
 
-import dev.outboxstarter.core.publish.OutboxMessage;
+import dev.outboxstarter.spi.OutboxMessage;
 import dev.outboxstarter.testsupport.AcknowledgingTransport;
 import io.micrometer.common.KeyValue;
 import io.micrometer.common.KeyValues;

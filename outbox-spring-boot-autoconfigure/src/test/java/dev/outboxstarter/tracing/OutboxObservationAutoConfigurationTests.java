@@ -1,14 +1,11 @@
-package dev.outboxstarter.autoconfigure;
+package dev.outboxstarter.tracing;
 
 import java.util.UUID;
 
-import dev.outboxstarter.core.publish.OutboxTransport;
-import dev.outboxstarter.core.publish.OutboxTransportDecorator;
-import dev.outboxstarter.tracing.DefaultOutboxPublishObservationConvention;
-import dev.outboxstarter.tracing.ObservedOutboxTransport;
-import dev.outboxstarter.tracing.OutboxPublishObservationConvention;
+import dev.outboxstarter.core.OutboxAutoConfiguration;
+import dev.outboxstarter.spi.OutboxTransport;
+import dev.outboxstarter.spi.OutboxTransportDecorator;
 import dev.outboxstarter.testsupport.AcknowledgingTransport;
-import dev.outboxstarter.tracing.TraceContextHeaders;
 import io.micrometer.observation.ObservationRegistry;
 import io.micrometer.tracing.Tracer;
 import io.micrometer.tracing.propagation.Propagator;

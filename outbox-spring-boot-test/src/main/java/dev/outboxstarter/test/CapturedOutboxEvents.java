@@ -4,8 +4,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 
-import dev.outboxstarter.core.capture.OutboxCapture;
-import dev.outboxstarter.core.store.CapturedEvent;
+import dev.outboxstarter.core.OutboxOperations;
+import dev.outboxstarter.spi.CapturedEvent;
 import tools.jackson.databind.json.JsonMapper;
 
 import org.springframework.beans.factory.ObjectProvider;
@@ -28,14 +28,14 @@ import org.springframework.beans.factory.ObjectProvider;
 public class CapturedOutboxEvents extends RecordedOutboxEvents {
 
 	/** Looked up when read: the capture is told the committed events through this view's listener. */
-	private final ObjectProvider<OutboxCapture> capture;
+	private final ObjectProvider<OutboxOperations> operations;
 
 	private final JsonMapper json;
 
 	private final List<CapturedEvent> committed = new CopyOnWriteArrayList<>();
 
-	CapturedOutboxEvents(ObjectProvider<OutboxCapture> capture, JsonMapper json) {
-		this.capture = capture;
+	CapturedOutboxEvents(ObjectProvider<OutboxOperations> operations, JsonMapper json) {
+		this.operations = operations;
 		this.json = json;
 	}
 
@@ -43,7 +43,7 @@ public class CapturedOutboxEvents extends RecordedOutboxEvents {
 	public List<RecordedOutboxEvent> all() {
 		List<RecordedOutboxEvent> events = new ArrayList<>();
 		this.committed.forEach((event) -> events.add(RecordedOutboxEvent.captured(event, this.json)));
-		this.capture.getObject().flushAndListCaptured()
+		this.operations.getObject().flushAndListCaptured()
 			.forEach((event) -> events.add(RecordedOutboxEvent.captured(event, this.json)));
 		return events;
 	}

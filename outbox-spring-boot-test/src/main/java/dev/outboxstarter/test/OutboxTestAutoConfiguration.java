@@ -2,11 +2,9 @@ package dev.outboxstarter.test;
 
 import java.util.List;
 
-import dev.outboxstarter.autoconfigure.OutboxAutoConfiguration;
-import dev.outboxstarter.core.capture.CommittedEventsListener;
-import dev.outboxstarter.core.capture.OutboxCapture;
-import dev.outboxstarter.core.publish.BatchDelivery;
-import dev.outboxstarter.core.store.OutboxStore;
+import dev.outboxstarter.core.OutboxAutoConfiguration;
+import dev.outboxstarter.core.OutboxOperations;
+import dev.outboxstarter.spi.CommittedEventsListener;
 import tools.jackson.databind.json.JsonMapper;
 
 import org.springframework.beans.factory.ObjectProvider;
@@ -29,13 +27,14 @@ import org.springframework.core.type.AnnotationMetadata;
  * for each transport named by {@code outbox.test.recorded-transports}.
  */
 @AutoConfiguration(after = OutboxAutoConfiguration.class)
-@ConditionalOnBean(OutboxCapture.class)
+@ConditionalOnBean(OutboxOperations.class)
 @Import(OutboxTestAutoConfiguration.RecordingTransportsRegistrar.class)
 public final class OutboxTestAutoConfiguration {
 
 	@Bean
-	CapturedOutboxEvents capturedOutboxEvents(ObjectProvider<OutboxCapture> capture, ObjectProvider<JsonMapper> json) {
-		return new CapturedOutboxEvents(capture, json.getIfAvailable(JsonMapper::new));
+	CapturedOutboxEvents capturedOutboxEvents(ObjectProvider<OutboxOperations> operations,
+			ObjectProvider<JsonMapper> json) {
+		return new CapturedOutboxEvents(operations, json.getIfAvailable(JsonMapper::new));
 	}
 
 	@Bean
@@ -49,8 +48,8 @@ public final class OutboxTestAutoConfiguration {
 	}
 
 	@Bean
-	TestOutboxRelay testOutboxRelay(BatchDelivery delivery, OutboxStore store) {
-		return new TestOutboxRelay(delivery, store);
+	TestOutboxRelay testOutboxRelay(OutboxOperations operations) {
+		return new TestOutboxRelay(operations);
 	}
 
 	/**

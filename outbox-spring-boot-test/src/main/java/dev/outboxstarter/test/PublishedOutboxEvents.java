@@ -6,7 +6,7 @@ import java.util.Optional;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.Predicate;
 
-import dev.outboxstarter.core.publish.OutboxMessage;
+import dev.outboxstarter.spi.OutboxMessage;
 import org.awaitility.Awaitility;
 import org.awaitility.core.ConditionTimeoutException;
 import tools.jackson.databind.json.JsonMapper;

@@ -3,8 +3,8 @@ package dev.outboxstarter.test;
 import java.util.Map;
 import java.util.UUID;
 
-import dev.outboxstarter.core.publish.OutboxMessage;
-import dev.outboxstarter.core.store.CapturedEvent;
+import dev.outboxstarter.spi.CapturedEvent;
+import dev.outboxstarter.spi.OutboxMessage;
 import org.jspecify.annotations.Nullable;
 import tools.jackson.databind.json.JsonMapper;
 

@@ -2,8 +2,8 @@ package dev.outboxstarter.test;
 
 import java.util.concurrent.CompletableFuture;
 
-import dev.outboxstarter.core.publish.OutboxMessage;
-import dev.outboxstarter.core.publish.OutboxTransport;
+import dev.outboxstarter.spi.OutboxMessage;
+import dev.outboxstarter.spi.OutboxTransport;
 
 import org.springframework.core.Ordered;
 

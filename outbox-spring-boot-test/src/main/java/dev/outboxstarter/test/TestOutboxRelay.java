@@ -2,12 +2,8 @@ package dev.outboxstarter.test;
 
 import java.time.Duration;
 
-import dev.outboxstarter.core.publish.BatchDelivery;
-import dev.outboxstarter.core.publish.DeliveryResult;
-import dev.outboxstarter.core.publish.PublishPath;
-import dev.outboxstarter.core.store.ClaimedBatch;
-import dev.outboxstarter.core.store.EventStatus;
-import dev.outboxstarter.core.store.OutboxStore;
+import dev.outboxstarter.core.EventStatus;
+import dev.outboxstarter.core.OutboxOperations;
 import org.awaitility.Awaitility;
 import org.awaitility.core.ConditionTimeoutException;
 
@@ -23,15 +19,10 @@ public class TestOutboxRelay {
 	/** Long enough for a busy build machine, short enough that a stuck event fails the test soon. */
 	private static final Duration TIMEOUT = Duration.ofSeconds(10);
 
-	private static final int BATCH_SIZE = 100;
+	private final OutboxOperations operations;
 
-	private final BatchDelivery delivery;
-
-	private final OutboxStore store;
-
-	TestOutboxRelay(BatchDelivery delivery, OutboxStore store) {
-		this.delivery = delivery;
-		this.store = store;
+	TestOutboxRelay(OutboxOperations operations) {
+		this.operations = operations;
 	}
 
 	/**
@@ -52,29 +43,17 @@ public class TestOutboxRelay {
 				.atMost(TIMEOUT)
 				.pollDelay(Duration.ZERO)
 				.pollInterval(Duration.ofMillis(10))
-				.until(() -> publishDue() >= 0 && pending() == 0);
+				.until(() -> this.operations.publishDue() >= 0 && pending() == 0);
 		}
 		catch (ConditionTimeoutException ex) {
 			throw new AssertionError(pending() + " outbox events are still pending after " + TIMEOUT.toSeconds()
-					+ " seconds, e.g. " + this.store.list(EventStatus.PENDING, 0, 5, false)
+					+ " seconds, e.g. " + this.operations.list(EventStatus.PENDING, 0, 5, false)
 					+ ": their transport fails or does not acknowledge them (see last_error)");
 		}
 	}
 
-	private int publishDue() {
-		int published = 0;
-		DeliveryResult result;
-		do {
-			result = this.delivery.deliver(PublishPath.RELAY,
-					(store) -> ClaimedBatch.unchecked(store.claimDue(BATCH_SIZE, 0)));
-			published += result.published();
-		}
-		while (result.published() > 0);
-		return published;
-	}
-
 	private long pending() {
-		return this.store.countByStatus()
+		return this.operations.countByStatus()
 			.stream()
 			.filter((count) -> count.status() == EventStatus.PENDING)
 			.mapToLong((count) -> count.events())

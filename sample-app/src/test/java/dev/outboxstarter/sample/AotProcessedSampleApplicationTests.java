@@ -85,7 +85,7 @@ class AotProcessedSampleApplicationTests {
 			.map((entry) -> entry.path("type"))
 			.filter(JsonNode::isString) // a proxy's type is an object
 			.map(JsonNode::asString))
-			.contains("dev.outboxstarter.core.OutboxEvent", "dev.outboxstarter.sample.orders.OrderPlaced",
+			.contains("dev.outboxstarter.OutboxEvent", "dev.outboxstarter.sample.orders.OrderPlaced",
 					"dev.outboxstarter.sample.orders.OrderPaid", "dev.outboxstarter.sample.orders.OrderCancelled");
 	}
 

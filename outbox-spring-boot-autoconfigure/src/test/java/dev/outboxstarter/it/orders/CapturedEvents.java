@@ -4,8 +4,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
 
-import dev.outboxstarter.core.publish.OutboxMessage;
-import dev.outboxstarter.local.OutboxHandler;
+import dev.outboxstarter.OutboxHandler;
+import dev.outboxstarter.spi.OutboxMessage;
 
 import org.springframework.context.event.EventListener;
 

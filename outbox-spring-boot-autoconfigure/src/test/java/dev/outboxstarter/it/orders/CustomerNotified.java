@@ -1,6 +1,6 @@
 package dev.outboxstarter.it.orders;
 
-import dev.outboxstarter.core.OutboxEvent;
+import dev.outboxstarter.OutboxEvent;
 
 /** Keyed by an expression rather than by the aggregate id. */
 @OutboxEvent(destination = "${test.topic}", key = "customer")

@@ -1,6 +1,6 @@
 package dev.outboxstarter.it.orders;
 
-import dev.outboxstarter.core.OutboxEvent;
+import dev.outboxstarter.OutboxEvent;
 
 @OutboxEvent(destination = "${test.topic}")
 public record OrderPlaced(String customer, int line) {

@@ -1,6 +1,6 @@
 package dev.outboxstarter.it.orders;
 
-import dev.outboxstarter.core.OutboxEvent;
+import dev.outboxstarter.OutboxEvent;
 
 /** Handled in-process by {@link CapturedEvents}. */
 @OutboxEvent(transport = "local", destination = CapturedEvents.DESTINATION)

@@ -1,6 +1,6 @@
 package dev.outboxstarter.test.shipping;
 
-import dev.outboxstarter.core.OutboxCaptureException;
+import dev.outboxstarter.OutboxCaptureException;
 import dev.outboxstarter.test.AutoConfigureOutbox;
 import dev.outboxstarter.test.RecordingOutboxTransport;
 import org.junit.jupiter.api.Test;

@@ -2,7 +2,7 @@ package dev.outboxstarter.test.shipping;
 
 import java.util.UUID;
 
-import dev.outboxstarter.core.OutboxEvent;
+import dev.outboxstarter.OutboxEvent;
 
 @OutboxEvent(type = "shipping.delivered", destination = "shipments", key = "shipmentId")
 public record ShipmentDelivered(UUID shipmentId) {

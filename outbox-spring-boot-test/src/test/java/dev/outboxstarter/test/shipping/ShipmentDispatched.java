@@ -2,7 +2,7 @@ package dev.outboxstarter.test.shipping;
 
 import java.util.UUID;
 
-import dev.outboxstarter.core.OutboxEvent;
+import dev.outboxstarter.OutboxEvent;
 
 @OutboxEvent(destination = "shipments")
 public record ShipmentDispatched(UUID shipmentId, String address) {

@@ -1,6 +1,6 @@
 package dev.outboxstarter.test.shipping;
 
-import dev.outboxstarter.core.capture.EventHeadersContributor;
+import dev.outboxstarter.spi.EventHeadersContributor;
 
 import org.springframework.boot.autoconfigure.SpringBootApplication;
 import org.springframework.context.annotation.Bean;

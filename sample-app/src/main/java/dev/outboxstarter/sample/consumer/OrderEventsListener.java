@@ -3,7 +3,7 @@ package dev.outboxstarter.sample.consumer;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 
-import dev.outboxstarter.core.OutboxHeaders;
+import dev.outboxstarter.OutboxHeaders;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.common.header.Header;
 

@@ -3,7 +3,7 @@ package dev.outboxstarter.sample.consumer;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 
-import dev.outboxstarter.core.OutboxHeaders;
+import dev.outboxstarter.OutboxHeaders;
 
 import org.springframework.amqp.core.Message;
 import org.springframework.amqp.core.MessageProperties;

@@ -2,7 +2,7 @@ package dev.outboxstarter.sample.orders;
 
 import java.util.UUID;
 
-import dev.outboxstarter.core.OutboxEvent;
+import dev.outboxstarter.OutboxEvent;
 
 /**
  * An order was cancelled.

@@ -3,7 +3,7 @@ package dev.outboxstarter.sample.orders;
 import java.math.BigDecimal;
 import java.util.UUID;
 
-import dev.outboxstarter.core.OutboxEvent;
+import dev.outboxstarter.OutboxEvent;
 
 /**
  * An order was placed. Raised when a new {@link Order} is saved through its repository.

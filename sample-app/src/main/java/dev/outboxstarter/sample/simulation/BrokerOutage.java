@@ -2,10 +2,10 @@ package dev.outboxstarter.sample.simulation;
 
 import java.util.concurrent.CompletableFuture;
 
-import dev.outboxstarter.core.publish.ForwardingOutboxTransport;
-import dev.outboxstarter.core.publish.OutboxMessage;
-import dev.outboxstarter.core.publish.OutboxTransport;
-import dev.outboxstarter.core.publish.OutboxTransportDecorator;
+import dev.outboxstarter.spi.ForwardingOutboxTransport;
+import dev.outboxstarter.spi.OutboxMessage;
+import dev.outboxstarter.spi.OutboxTransport;
+import dev.outboxstarter.spi.OutboxTransportDecorator;
 
 import org.springframework.stereotype.Component;
 

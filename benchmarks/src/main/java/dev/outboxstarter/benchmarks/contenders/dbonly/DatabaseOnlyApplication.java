@@ -8,7 +8,7 @@ import org.springframework.transaction.annotation.Transactional;
 /**
  * The floor: the business insert and nothing else, in the same kind of transaction.
  */
-@SpringBootApplication(excludeName = "dev.outboxstarter.autoconfigure.OutboxAutoConfiguration")
+@SpringBootApplication(excludeName = "dev.outboxstarter.core.OutboxAutoConfiguration")
 public class DatabaseOnlyApplication {
 
 	@Service

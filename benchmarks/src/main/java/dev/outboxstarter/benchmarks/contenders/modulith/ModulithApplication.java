@@ -29,7 +29,7 @@ import org.springframework.transaction.annotation.Transactional;
  * {@code spring-modulith-events-kafka} registers is rebuilt here from Modulith's own classes, since
  * that module is not available to this build.
  */
-@SpringBootApplication(excludeName = "dev.outboxstarter.autoconfigure.OutboxAutoConfiguration")
+@SpringBootApplication(excludeName = "dev.outboxstarter.core.OutboxAutoConfiguration")
 public class ModulithApplication {
 
 	@Bean

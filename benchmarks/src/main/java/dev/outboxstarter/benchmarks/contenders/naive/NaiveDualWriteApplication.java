@@ -14,7 +14,7 @@ import org.springframework.transaction.support.TransactionTemplate;
  * The naive dual write: save, commit, then {@code KafkaTemplate.send} (not waited for). Fast, and
  * loses the event whenever the send fails after the commit.
  */
-@SpringBootApplication(excludeName = "dev.outboxstarter.autoconfigure.OutboxAutoConfiguration")
+@SpringBootApplication(excludeName = "dev.outboxstarter.core.OutboxAutoConfiguration")
 public class NaiveDualWriteApplication {
 
 	@Service

@@ -22,7 +22,7 @@ import org.springframework.transaction.annotation.Transactional;
  * {@code namastack-outbox-kafka}'s {@code KafkaOutboxHandler} does (that module is not available to
  * this build).
  */
-@SpringBootApplication(excludeName = "dev.outboxstarter.autoconfigure.OutboxAutoConfiguration")
+@SpringBootApplication(excludeName = "dev.outboxstarter.core.OutboxAutoConfiguration")
 public class NamastackApplication {
 
 	@Service

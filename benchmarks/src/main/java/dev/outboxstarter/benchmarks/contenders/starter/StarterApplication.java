@@ -1,7 +1,7 @@
 package dev.outboxstarter.benchmarks.contenders.starter;
 
-import dev.outboxstarter.core.Outbox;
-import dev.outboxstarter.core.OutboxEvent;
+import dev.outboxstarter.Outbox;
+import dev.outboxstarter.OutboxEvent;
 
 import org.springframework.boot.autoconfigure.SpringBootApplication;
 import org.springframework.jdbc.core.JdbcTemplate;
