@@ -13,7 +13,6 @@ import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
-import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnSingleCandidate;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.annotation.Bean;
@@ -37,7 +36,6 @@ final class OutboxRabbitAutoConfiguration {
 	private static final String TEMPLATE_CONFIGURER = "org.springframework.boot.amqp.autoconfigure.RabbitTemplateConfigurer";
 
 	@Bean
-	@ConditionalOnMissingBean
 	RabbitOutboxTransport rabbitOutboxTransport(ConnectionFactory connectionFactory, ListableBeanFactory beanFactory) {
 		// Before anything else, so that a missing setting is reported as such.
 		RabbitOutboxTransport.checkConfirmsAndReturns(connectionFactory);
@@ -52,7 +50,6 @@ final class OutboxRabbitAutoConfiguration {
 	}
 
 	@Bean
-	@ConditionalOnMissingBean
 	RabbitExchangeDeclarer rabbitOutboxExchangeDeclarer(ConnectionFactory connectionFactory,
 			OutboxRabbitProperties properties) {
 		return new RabbitExchangeDeclarer(connectionFactory, properties.getExchanges()

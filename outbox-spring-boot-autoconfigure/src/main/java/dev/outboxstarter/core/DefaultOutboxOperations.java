@@ -2,6 +2,7 @@ package dev.outboxstarter.core;
 
 import java.time.Instant;
 import java.util.List;
+import java.util.Optional;
 import java.util.Set;
 import java.util.UUID;
 import java.util.function.Supplier;
@@ -15,9 +16,9 @@ import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.util.function.SingletonSupplier;
 
 /**
- * {@link OutboxOperations} over the engine's parts. Those that listeners of the delivery depend on
- * (the metrics read the operations) are looked up at their first use, and those an instance does not
- * run (the relay, the fast path, the backlog monitor) are {@code null}.
+ * {@link OutboxOperations} over the engine's parts, each looked up once at its first use: the
+ * delivery's listeners (the metrics) read this view, so it cannot need the delivery when it is built.
+ * A part this instance does not run (the relay, the fast path, the backlog monitor) is empty.
  */
 final class DefaultOutboxOperations implements OutboxOperations {
 
@@ -36,11 +37,11 @@ final class DefaultOutboxOperations implements OutboxOperations {
 
 	private final Supplier<BatchDelivery> delivery;
 
-	private final Supplier<@Nullable OutboxRelay> relay;
+	private final Supplier<Optional<OutboxRelay>> relay;
 
-	private final Supplier<@Nullable FastPathDispatcher> fastPath;
+	private final Supplier<Optional<FastPathDispatcher>> fastPath;
 
-	private final Supplier<@Nullable BacklogMonitor> backlog;
+	private final Supplier<Optional<BacklogMonitor>> backlog;
 
 	DefaultOutboxOperations(String relayMode, OutboxStore store, OutboxTransports transports, Outages outages,
 			ObjectProvider<OutboxCapture> capture, ObjectProvider<BatchDelivery> delivery,
@@ -52,9 +53,9 @@ final class DefaultOutboxOperations implements OutboxOperations {
 		this.outages = outages;
 		this.capture = SingletonSupplier.of(capture::getObject);
 		this.delivery = SingletonSupplier.of(delivery::getObject);
-		this.relay = SingletonSupplier.ofNullable(relay::getIfAvailable);
-		this.fastPath = SingletonSupplier.ofNullable(fastPath::getIfAvailable);
-		this.backlog = SingletonSupplier.ofNullable(backlog::getIfAvailable);
+		this.relay = SingletonSupplier.of(() -> Optional.ofNullable(relay.getIfAvailable()));
+		this.fastPath = SingletonSupplier.of(() -> Optional.ofNullable(fastPath.getIfAvailable()));
+		this.backlog = SingletonSupplier.of(() -> Optional.ofNullable(backlog.getIfAvailable()));
 	}
 
 	@Override
@@ -69,8 +70,7 @@ final class DefaultOutboxOperations implements OutboxOperations {
 
 	@Override
 	public @Nullable BacklogSnapshot latestBacklog() {
-		BacklogMonitor backlog = this.backlog.get();
-		return (backlog != null) ? backlog.snapshot() : null;
+		return this.backlog.get().map(BacklogMonitor::snapshot).orElse(null);
 	}
 
 	@Override
@@ -105,30 +105,27 @@ final class DefaultOutboxOperations implements OutboxOperations {
 
 	@Override
 	public boolean relayRuns() {
-		return this.relay.get() != null;
+		return this.relay.get().isPresent();
 	}
 
 	@Override
 	public @Nullable Instant lastRelayRun() {
-		OutboxRelay relay = this.relay.get();
-		return (relay != null) ? relay.lastRun() : null;
+		return this.relay.get().map(OutboxRelay::lastRun).orElse(null);
 	}
 
 	@Override
 	public boolean fastPathRuns() {
-		return this.fastPath.get() != null;
+		return this.fastPath.get().isPresent();
 	}
 
 	@Override
 	public int fastPathQueueSize() {
-		FastPathDispatcher fastPath = this.fastPath.get();
-		return (fastPath != null) ? fastPath.queueSize() : 0;
+		return this.fastPath.get().map(FastPathDispatcher::queueSize).orElse(0);
 	}
 
 	@Override
 	public long fastPathOverflowCount() {
-		FastPathDispatcher fastPath = this.fastPath.get();
-		return (fastPath != null) ? fastPath.overflowCount() : 0;
+		return this.fastPath.get().map(FastPathDispatcher::overflowCount).orElse(0L);
 	}
 
 	@Override

@@ -48,8 +48,7 @@ final class OutboxInboxAutoConfiguration {
 	static class InboxConfiguration {
 
 		@Bean
-		@ConditionalOnMissingBean
-		InboxStore outboxInboxStore(DataSource dataSource, OutboxStore outboxStore, OutboxProperties properties) {
+			InboxStore outboxInboxStore(DataSource dataSource, OutboxStore outboxStore, OutboxProperties properties) {
 			return new InboxStore(dataSource,
 					InboxStatements.load(outboxStore.vendor(), properties.getInbox().getTableName()));
 		}
@@ -85,8 +84,7 @@ final class OutboxInboxAutoConfiguration {
 		}
 
 		@Bean
-		@ConditionalOnMissingBean
-		InboxCleanup outboxInboxCleanup(InboxStore store, DataSource dataSource, OutboxProperties properties,
+			InboxCleanup outboxInboxCleanup(InboxStore store, DataSource dataSource, OutboxProperties properties,
 				ObjectProvider<SimpleAsyncTaskSchedulerBuilder> schedulers) {
 			OutboxProperties.Inbox inbox = properties.getInbox();
 			return new InboxCleanup(store, OutboxTransactions.readCommitted(dataSource), inbox.getRetention(),

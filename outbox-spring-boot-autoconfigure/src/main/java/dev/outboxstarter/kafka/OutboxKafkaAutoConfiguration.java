@@ -6,7 +6,6 @@ import dev.outboxstarter.core.OutboxOperations;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
-import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.context.annotation.Bean;
 import org.springframework.kafka.core.KafkaTemplate;
 import org.springframework.kafka.core.ProducerFactory;
@@ -22,7 +21,6 @@ import org.springframework.kafka.core.ProducerFactory;
 final class OutboxKafkaAutoConfiguration {
 
 	@Bean
-	@ConditionalOnMissingBean
 	KafkaOutboxTransport kafkaOutboxTransport(ProducerFactory<?, ?> producerFactory) {
 		return KafkaOutboxTransport.on(producerFactory);
 	}

@@ -8,7 +8,6 @@ import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
-import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.context.annotation.Bean;
 import org.springframework.transaction.PlatformTransactionManager;
 
@@ -22,13 +21,11 @@ import org.springframework.transaction.PlatformTransactionManager;
 final class OutboxLocalAutoConfiguration {
 
 	@Bean
-	@ConditionalOnMissingBean
 	LocalHandlerMethods outboxLocalHandlerMethods() {
 		return new LocalHandlerMethods();
 	}
 
 	@Bean
-	@ConditionalOnMissingBean
 	LocalOutboxTransport localOutboxTransport(LocalHandlerMethods handlers,
 			ObjectProvider<PlatformTransactionManager> transactionManager, ObjectProvider<JsonMapper> json) {
 		return new LocalOutboxTransport(handlers, transactionManager, json.getIfAvailable(JsonMapper::new));

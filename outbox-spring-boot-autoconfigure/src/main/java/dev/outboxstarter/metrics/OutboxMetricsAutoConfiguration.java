@@ -8,7 +8,6 @@ import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
-import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.context.annotation.Bean;
 
 /**
@@ -23,13 +22,11 @@ import org.springframework.context.annotation.Bean;
 final class OutboxMetricsAutoConfiguration {
 
 	@Bean
-	@ConditionalOnMissingBean
 	OutboxMetrics outboxMetrics(MeterRegistry registry, OutboxOperations operations) {
 		return new OutboxMetrics(registry, operations);
 	}
 
 	@Bean
-	@ConditionalOnMissingBean
 	@ConditionalOnBooleanProperty("outbox.inbox.enabled")
 	InboxMetrics outboxInboxMetrics(MeterRegistry registry) {
 		return new InboxMetrics(registry);

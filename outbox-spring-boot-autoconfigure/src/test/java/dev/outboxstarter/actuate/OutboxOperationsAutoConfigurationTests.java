@@ -69,6 +69,16 @@ class OutboxOperationsAutoConfigurationTests {
 	}
 
 	@Test
+	void anInstanceWithoutAFastPathHasNoFastPathQueueMeters() {
+		this.runner.withPropertyValues("outbox.fast-path.enabled=false").run((context) -> {
+			MeterRegistry registry = context.getBean(MeterRegistry.class);
+			assertThat(registry.find("outbox.fastpath.queue.size").gauge()).isNull();
+			assertThat(registry.find("outbox.fastpath.overflow").functionCounter()).isNull();
+			assertThat(registry.find("outbox.relay.last.run.age").timeGauge()).isNotNull();
+		});
+	}
+
+	@Test
 	void healthIndicatorCanBeSwitchedOffLikeAnyOther() {
 		this.runner.withPropertyValues("management.health.outbox.enabled=false")
 			.run((context) -> {

@@ -15,8 +15,6 @@ import org.junit.jupiter.api.Test;
 
 import org.springframework.amqp.core.Message;
 import org.springframework.amqp.core.MessageProperties;
-import org.springframework.amqp.rabbit.connection.CachingConnectionFactory;
-import org.springframework.amqp.rabbit.connection.CachingConnectionFactory.ConfirmType;
 import org.springframework.amqp.rabbit.connection.ConnectionFactory;
 import org.springframework.amqp.rabbit.core.RabbitTemplate;
 import org.springframework.boot.amqp.autoconfigure.RabbitAutoConfiguration;
@@ -124,14 +122,6 @@ class OutboxRabbitAutoConfigurationTests {
 	}
 
 	@Test
-	void backsOffFromAnApplicationsOwnTransport() {
-		this.confirmed.withBean("myRabbitTransport", RabbitOutboxTransport.class,
-				() -> new RabbitOutboxTransport(new RabbitTemplate(confirmingConnectionFactory())))
-			.run((context) -> assertThat(context).getBean(RabbitOutboxTransport.class)
-				.isSameAs(context.getBean("myRabbitTransport")));
-	}
-
-	@Test
 	void declaresTheListedExchangesWhenItConnects() {
 		String fanout = "outbox-test-declared-" + UUID.randomUUID();
 		String topic = "outbox-test-declared-" + UUID.randomUUID();
@@ -189,13 +179,6 @@ class OutboxRabbitAutoConfigurationTests {
 	private static OutboxMessage message(String destination) {
 		return new OutboxMessage(UUID.randomUUID(), "test-event", null, null, destination, "key", "{}", Map.of(),
 				Instant.now());
-	}
-
-	private static ConnectionFactory confirmingConnectionFactory() {
-		CachingConnectionFactory factory = new CachingConnectionFactory(RabbitTestBroker.HOST, RabbitTestBroker.PORT);
-		factory.setPublisherConfirmType(ConfirmType.CORRELATED);
-		factory.setPublisherReturns(true);
-		return factory;
 	}
 
 }
