@@ -124,22 +124,24 @@ public final class OutboxAutoConfiguration {
 	}
 
 	@Bean
-	Outages outboxOutages(OutboxProperties properties) {
-		return new Outages(retryPolicy(properties));
+	RetryPolicy outboxRetryPolicy(OutboxProperties properties) {
+		OutboxProperties.Retry retry = properties.getRetry();
+		return new RetryPolicy(retry.getInitialDelay(), retry.getMultiplier(), retry.getMaxDelay(), retry.getJitter(),
+				retry.getMaxAttempts());
+	}
+
+	@Bean
+	Outages outboxOutages(RetryPolicy retryPolicy) {
+		return new Outages(retryPolicy);
 	}
 
 	@Bean
 	BatchDelivery outboxBatchDelivery(OutboxStore store, DataSource dataSource, OutboxProperties properties,
-			OutboxTransports transports, Outages outages, ObjectProvider<OutboxDeliveryListener> listeners) {
-		return new BatchDelivery(store, transports.byName(), retryPolicy(properties), properties.getPublishTimeout(),
+			OutboxTransports transports, RetryPolicy retryPolicy, Outages outages,
+			ObjectProvider<OutboxDeliveryListener> listeners) {
+		return new BatchDelivery(store, transports.byName(), retryPolicy, properties.getPublishTimeout(),
 				properties.getOrdering() == Ordering.PER_KEY, OutboxTransactions.readCommitted(dataSource),
 				listeners.orderedStream().toList(), outages);
-	}
-
-	private static RetryPolicy retryPolicy(OutboxProperties properties) {
-		OutboxProperties.Retry retry = properties.getRetry();
-		return new RetryPolicy(retry.getInitialDelay(), retry.getMultiplier(), retry.getMaxDelay(), retry.getJitter(),
-				retry.getMaxAttempts());
 	}
 
 	@Bean
