@@ -19,6 +19,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.BinaryOperator;
 import java.util.function.Function;
 
 import dev.outboxstarter.testsupport.FaultClassPath;
@@ -30,7 +31,7 @@ import tools.jackson.databind.json.JsonMapper;
 import org.springframework.util.Assert;
 
 /**
- * Runs every scenario for every contender on the same PostgreSQL and Kafka broker, alternating the
+ * Runs every scenario for every contender on the same database and Kafka broker, alternating the
  * contenders round by round (each run in a fresh JVM, with its own warm-up), takes the median of the
  * rounds and prints a Markdown table with ratios to the starter; writes it and the raw results as
  * JSON to {@code target/benchmarks/}. Arguments ({@code --name=value}; contender lists are
@@ -38,12 +39,16 @@ import org.springframework.util.Assert;
  * {@code baseline-classpath}):
  * <ul>
  * <li>{@code rounds} (3; {@code <scenario>-rounds}, e.g. {@code drain-rounds}, for one scenario), {@code heap} (1g, the contender JVMs' maximum heap), {@code only} (one
- * scenario: {@code write}, {@code drain}, {@code outage}, {@code lost}, {@code latency}, {@code scaleout}, {@code memory}
- * or {@code sustained}), {@code profile} (a directory for a flight recording of every contender run),
+ * scenario: {@code write}, {@code drain}, {@code outage}, {@code lost}, {@code latency}, {@code scaleout}, {@code memory},
+ * {@code retained} or {@code sustained}; or {@code targets}, the write path's targets: the write cost at 8
+ * threads, the burst's latency, the drain after an outage and the retained rows, and a table of the
+ * targets), {@code database} ({@code postgresql}, the default, or {@code mariadb}: the local database;
+ * contenders not set up for MariaDB are left out of the default lists, and {@code memory} runs on
+ * PostgreSQL only), {@code profile} (a directory for a flight recording of every contender run),
  * {@code async-profiler} (with {@code profile}: the path of async-profiler's {@code libasyncProfiler.so},
  * to record CPU samples of every thread as collapsed stacks instead), {@code jdbc-url} (the
- * PostgreSQL database, {@code jdbc:postgresql://127.0.0.1:5432/test} unless given; every contender
- * drops and creates its own schema in it), {@code baseline-classpath} (a file holding the class path,
+ * database, the local one {@code database} names unless given; every contender drops and creates its
+ * own schema in it, on MariaDB a database), {@code baseline-classpath} (a file holding the class path,
  * one line, of an earlier build of this module and the starter, for comparing a change with the build
  * before it in one run: a contender listed as {@code NAME@baseline}, e.g. {@code STARTER@baseline}, runs
  * from it, and is a contender of its own in every table, labelled "…, baseline build");</li>
@@ -61,6 +66,9 @@ import org.springframework.util.Assert;
  * <li>scale-out: {@code scaleout-events} (100000) drained by 1, 2 and 3 instances of the starter;</li>
  * <li>large backlog: {@code memory-events} (1000000) drained by the starter under {@code -Xmx256m}
  * whatever {@code heap} says, {@code memory-limit-seconds} (1800);</li>
+ * <li>retained rows: {@code retained-rows} (10000000) published rows inserted into the starter's table
+ * before its write cost ({@code transactions}, {@code warmup}) and its drain after an outage
+ * ({@code outage-events}), against the same with an empty table;</li>
  * <li>sustained rate: steps of 500 events/s up to {@code sustained-max-rate} (6000), each held for
  * {@code sustained-step-seconds} (60), {@code sustained-contenders}.</li>
  * </ul>
@@ -112,6 +120,19 @@ public final class BenchmarkSuite {
 	private static final List<Contenders> SUSTAINED = List.of(Contenders.STARTER, Contenders.MODULITH,
 			Contenders.NAMASTACK_TUNED, Contenders.NAMASTACK_DEFAULTS);
 
+	/** Separates a metric's name from a round's number in the medians' keys, {@code name#0}. */
+	private static final String ROUND = "#";
+
+	/** The write path's contenders in {@code --only=targets} unless {@code write-contenders} names others. */
+	private static final List<Contenders> TARGET_WRITERS = List.of(Contenders.STARTER, Contenders.STARTER_RELAY_ONLY,
+			Contenders.STARTER_CAPTURE_ONLY, Contenders.DATABASE_ONLY, Contenders.NAIVE_DUAL_WRITE, Contenders.MODULITH);
+
+	/**
+	 * Bytes the JVM allocated per captured event the first time it was measured (the starter's per
+	 * transaction less the floor's, PostgreSQL, 8 threads): the write path's target is half of it.
+	 */
+	private static final double FIRST_MEASURED_ALLOCATION_PER_EVENT = 9_623;
+
 	/** What {@code -XX:+ExitOnOutOfMemoryError} prints as a contender JVM ends. */
 	private static final String OUT_OF_MEMORY = "Terminating due to java.lang.OutOfMemoryError";
 
@@ -122,6 +143,11 @@ public final class BenchmarkSuite {
 
 	private final KafkaBrokerProcess broker;
 
+	/** Where every contender makes its schema. */
+	private final String jdbcUrl;
+
+	private final BenchmarkDatabase database;
+
 	private final Map<String, Object> results = new LinkedHashMap<>();
 
 	private final StringBuilder markdown = new StringBuilder();
@@ -130,6 +156,8 @@ public final class BenchmarkSuite {
 		this.options = options;
 		this.baselineClassPath = baselineClassPath;
 		this.broker = broker;
+		this.jdbcUrl = jdbcUrl(options);
+		this.database = BenchmarkDatabase.of(this.jdbcUrl);
 	}
 
 	public static void main(String[] args) throws Exception {
@@ -150,10 +178,13 @@ public final class BenchmarkSuite {
 		}
 		String baselineClassPath = options.containsKey("baseline-classpath")
 				? baselineClassPath(Path.of(options.get("baseline-classpath"))) : null;
+		BenchmarkDatabase database = BenchmarkDatabase.of(jdbcUrl(options));
+		Assert.isTrue(database == BenchmarkDatabase.POSTGRESQL || !"memory".equals(options.get("only")),
+				"--only=memory bulk-inserts its backlog with PostgreSQL's SQL: run it without --database=mariadb");
 		// Every contender list read now: a mistake in one stops the run before the first scenario, not hours in.
 		options.forEach((name, names) -> {
 			if (name.endsWith("-contenders")) {
-				entrants(name, names, baselineClassPath);
+				entrants(name, names, baselineClassPath, database);
 			}
 		});
 		try (KafkaBrokerProcess broker = KafkaBrokerProcess.start(output.resolve("kafka.log"), BROKER_JVM_OPTIONS)) {
@@ -179,19 +210,37 @@ public final class BenchmarkSuite {
 		return classPath;
 	}
 
+	/**
+	 * The database every contender uses: {@code jdbc-url}, or the local one {@code database} names
+	 * ({@code postgresql}, the default, or {@code mariadb}).
+	 */
+	private static String jdbcUrl(Map<String, String> options) {
+		BenchmarkDatabase database = BenchmarkDatabase
+			.valueOf(options.getOrDefault("database", "postgresql").toUpperCase(Locale.ROOT));
+		String jdbcUrl = options.getOrDefault("jdbc-url", database.defaultJdbcUrl());
+		Assert.isTrue(!options.containsKey("database") || BenchmarkDatabase.of(jdbcUrl) == database,
+				() -> "--jdbc-url=" + jdbcUrl + " is not a " + database + " URL, which --database asks for");
+		return jdbcUrl;
+	}
+
 	private List<Entrant> contenders(String name, List<Contenders> defaultValue) {
 		String names = this.options.get(name);
 		if (names == null) {
-			return defaultValue.stream().map(Entrant::of).toList();
+			// The defaults that are not set up for this database are left out, not failed.
+			return defaultValue.stream().filter((contender) -> contender.runsOn(this.database)).map(Entrant::of).toList();
 		}
-		return entrants(name, names, this.baselineClassPath);
+		return entrants(name, names, this.baselineClassPath, this.database);
 	}
 
-	private static List<Entrant> entrants(String name, String names, String baselineClassPath) {
+	private static List<Entrant> entrants(String name, String names, String baselineClassPath,
+			BenchmarkDatabase database) {
 		List<Entrant> entrants = Arrays.stream(names.split(",")).map(String::trim).map(Entrant::parse).toList();
 		Assert.isTrue(baselineClassPath != null || entrants.stream().noneMatch(Entrant::baseline),
 				() -> "--" + name + "=" + names + ": a contender NAME" + Entrant.BASELINE
 						+ " needs --baseline-classpath=<file holding the baseline build's class path>");
+		entrants.forEach((entrant) -> Assert.isTrue(entrant.contender().runsOn(database),
+				() -> "--" + name + "=" + names + ": " + entrant + " is not set up for " + database
+						+ "; leave it out or run on PostgreSQL"));
 		return entrants;
 	}
 
@@ -204,8 +253,13 @@ public final class BenchmarkSuite {
 		this.markdown.append("Run ").append(Instant.now()).append(" on ")
 			.append(Runtime.getRuntime().availableProcessors()).append(" cores, ")
 			.append(System.getProperty("java.vm.name")).append(' ').append(System.getProperty("java.version"))
-			.append("; ").append(rounds).append(" rounds, medians.\n\n");
+			.append(", ").append(this.database).append("; ").append(rounds).append(" rounds, medians.\n\n");
+		warmBroker();
 		String only = this.options.get("only");
+		if ("targets".equals(only)) {
+			targets(rounds);
+			return;
+		}
 		if (only == null || only.equals("write")) {
 			writeCost(option("write-rounds", rounds));
 		}
@@ -213,7 +267,7 @@ public final class BenchmarkSuite {
 			drain(option("drain-rounds", rounds));
 		}
 		if (only == null || only.equals("outage")) {
-			outage(option("outage-rounds", rounds));
+			outage(contenders("outage-contenders", DRAINERS), option("outage-rounds", rounds));
 		}
 		if (only == null || only.equals("lost")) {
 			lost();
@@ -224,29 +278,48 @@ public final class BenchmarkSuite {
 		if (only == null || only.equals("scaleout")) {
 			scaleOut(option("scaleout-rounds", rounds));
 		}
-		if (only == null || only.equals("memory")) {
+		if ((only == null || only.equals("memory")) && this.database == BenchmarkDatabase.POSTGRESQL) {
 			memory(option("memory-rounds", rounds));
+		}
+		if (only == null || only.equals("retained")) {
+			retained(option("retained-rounds", rounds));
 		}
 		if (only == null || only.equals("sustained")) {
 			sustained(option("sustained-rounds", rounds));
 		}
 	}
 
+	/**
+	 * Publishes through the broker once before anything is measured, and discards the result: a broker
+	 * JVM just started compiles its code while the first contender runs, which would cost that contender
+	 * alone part of its first round.
+	 */
+	private void warmBroker() {
+		System.out.println("warming the broker up (not measured)");
+		runChild(Entrant.of(Contenders.NAIVE_DUAL_WRITE), "write",
+				List.of("transactions=20000", "concurrency=8", "warmup=0"), heap());
+	}
+
 	private void writeCost(int rounds) {
 		List<Entrant> writers = contenders("write-contenders", WRITERS);
 		for (String concurrency : this.options.getOrDefault("write-concurrency", "1,8").split(",")) {
-			String name = "write cost, concurrency " + concurrency;
-			Map<Entrant, Map<String, Double>> medians = rounds(name, writers, rounds, "write",
-					List.of("transactions=" + option("transactions", 20_000), "concurrency=" + concurrency,
-							"warmup=" + option("warmup", DEFAULT_WARMUP)));
-			table(name, medians, List.of("transactionsPerSecond", "p50Millis", "p99Millis", "jvmCpuMicrosPerTransaction",
-					"databaseCpuMicrosPerTransaction"), "transactionsPerSecond");
-			writeRatios(name, medians);
-			table(name + ", database and allocation per transaction", medians, List.of("walBytesPerTransaction",
-					"databaseTransactionsPerTransaction", "rowsInsertedPerTransaction", "rowsUpdatedPerTransaction",
-					"rowsDeletedPerTransaction", "jvmAllocatedBytesPerTransaction", "writerAllocatedBytesPerTransaction"),
-					"transactionsPerSecond");
+			writeCost(writers, rounds, Integer.parseInt(concurrency.trim()));
 		}
+	}
+
+	private Map<Entrant, Map<String, Double>> writeCost(List<Entrant> writers, int rounds, int concurrency) {
+		String name = "write cost, concurrency " + concurrency;
+		Map<Entrant, Map<String, Double>> medians = rounds(name, writers, rounds, "write",
+				List.of("transactions=" + option("transactions", 20_000), "concurrency=" + concurrency,
+						"warmup=" + option("warmup", DEFAULT_WARMUP)));
+		table(name, medians, List.of("transactionsPerSecond", "p50Millis", "p99Millis", "jvmCpuMicrosPerTransaction",
+				"databaseCpuMicrosPerTransaction"), "transactionsPerSecond");
+		writeRatios(name, medians);
+		table(name + ", database and allocation per transaction", medians, List.of("walBytesPerTransaction",
+				"databaseTransactionsPerTransaction", "statementsPerTransaction", "rowsInsertedPerTransaction", "rowsUpdatedPerTransaction",
+				"rowsDeletedPerTransaction", "jvmAllocatedBytesPerTransaction", "writerAllocatedBytesPerTransaction"),
+				"transactionsPerSecond");
+		return medians;
 	}
 
 	/**
@@ -290,13 +363,14 @@ public final class BenchmarkSuite {
 				"eventsPerSecond");
 	}
 
-	private void outage(int rounds) {
+	private Map<Entrant, Map<String, Double>> outage(List<Entrant> contenders, int rounds) {
 		int events = option("outage-events", 100_000);
 		String name = "backlog drain after an outage of the running broker, " + events + " events";
-		Map<Entrant, Map<String, Double>> medians = rounds(name, contenders("outage-contenders", DRAINERS), rounds,
-				"outage", List.of("events=" + events, "warmup=" + option("warmup", DEFAULT_WARMUP)));
+		Map<Entrant, Map<String, Double>> medians = rounds(name, contenders, rounds, "outage",
+				List.of("events=" + events, "warmup=" + option("warmup", DEFAULT_WARMUP)));
 		table(name, medians, List.of("drainSeconds", "eventsPerSecond", "peakHeapMegabytes", "lost"),
 				"eventsPerSecond");
+		return medians;
 	}
 
 	private void lost() {
@@ -309,22 +383,31 @@ public final class BenchmarkSuite {
 
 	private void latency(int rounds) {
 		List<Entrant> contenders = contenders("latency-contenders", LATENCY);
-		List<String> common = List.of("warmup=" + option("warmup", DEFAULT_WARMUP),
-				"limitSeconds=" + option("latency-limit-seconds", 120));
 		int rate = option("latency-rate", 500);
 		int seconds = option("latency-seconds", 30);
 		String steady = "delivery latency, " + rate + " events/s for " + seconds + " s";
-		List<String> steadyParameters = new ArrayList<>(common);
+		List<String> steadyParameters = new ArrayList<>(latencyParameters());
 		steadyParameters.add("rate=" + rate);
 		steadyParameters.add("seconds=" + seconds);
 		table(steady, rounds(steady, contenders, rounds, "latency-steady", steadyParameters),
 				List.of("achievedRate", "p50Millis", "p99Millis", "maxMillis", "received", "lost"), "p99Millis");
+		latencyBurst(contenders, rounds);
+	}
+
+	private Map<Entrant, Map<String, Double>> latencyBurst(List<Entrant> contenders, int rounds) {
 		int transactions = option("latency-burst-transactions", 20_000);
 		String burst = "delivery latency, 8 threads writing " + transactions + " events as fast as they can";
-		List<String> burstParameters = new ArrayList<>(common);
+		List<String> burstParameters = new ArrayList<>(latencyParameters());
 		burstParameters.add("transactions=" + transactions);
-		table(burst, rounds(burst, contenders, rounds, "latency-burst", burstParameters),
-				List.of("transactionsPerSecond", "p50Millis", "p99Millis", "maxMillis", "received", "lost"), "p99Millis");
+		Map<Entrant, Map<String, Double>> medians = rounds(burst, contenders, rounds, "latency-burst", burstParameters);
+		table(burst, medians, List.of("transactionsPerSecond", "p50Millis", "p99Millis", "maxMillis", "received", "lost"),
+				"p99Millis");
+		return medians;
+	}
+
+	private List<String> latencyParameters() {
+		return List.of("warmup=" + option("warmup", DEFAULT_WARMUP),
+				"limitSeconds=" + option("latency-limit-seconds", 120));
 	}
 
 	private void scaleOut(int rounds) {
@@ -350,6 +433,98 @@ public final class BenchmarkSuite {
 				Entrant::label, (contender) -> runChild(contender, "memory", parameters, "256m"));
 		table(name, medians, List.of("drainSeconds", "eventsPerSecond", "peakHeapMegabytes",
 				"peakHeapAfterCollectionsMegabytes", "lost", "outOfMemoryErrors"), "eventsPerSecond");
+	}
+
+	private Map<Integer, Map<String, Double>> retained(int rounds) {
+		int retained = option("retained-rows", 10_000_000);
+		int events = option("outage-events", 100_000);
+		String name = "the starter with " + retained + " published rows retained and with an empty table: write cost"
+				+ " (8 threads), then the drain of " + events + " events after an outage of the running broker";
+		List<String> parameters = List.of("transactions=" + option("transactions", 20_000),
+				"warmup=" + option("warmup", DEFAULT_WARMUP), "events=" + events);
+		Map<Integer, Map<String, Double>> medians = rounds(name, List.of(0, retained), rounds, BenchmarkSuite::retainedRows,
+				(rows) -> {
+					List<String> withRows = new ArrayList<>(parameters);
+					withRows.add("retained=" + rows);
+					return runChild(Entrant.of(Contenders.STARTER), "retained", withRows, heap());
+				});
+		table(name, "table", medians, BenchmarkSuite::retainedRows, 0, "empty", List.of("insertSeconds",
+				"transactionsPerSecond", "p99Millis", "databaseCpuMicrosPerTransaction", "drainSeconds", "eventsPerSecond",
+				"lost"), "transactionsPerSecond");
+		this.markdown.append("drain events/s, ").append(retainedRows(retained)).append(" / empty: ")
+			.append(ratio(medians.get(retained).get("eventsPerSecond"), medians.get(0).get("eventsPerSecond")))
+			.append("\n\n");
+		return medians;
+	}
+
+	private static String retainedRows(int rows) {
+		return (rows == 0) ? "empty" : String.format(Locale.ROOT, "%,d published rows", rows);
+	}
+
+	/**
+	 * The write path's targets from one command: the write cost at 8 threads, the burst's delivery
+	 * latency, the drain after an outage and the retained rows, then one table of each target with the
+	 * ratio of the medians, the ratios round by round (the contenders alternate, so a round's ratio
+	 * compares runs made minutes apart) and whether it is met.
+	 */
+	private void targets(int rounds) {
+		Map<Entrant, Map<String, Double>> write = writeCost(contenders("write-contenders", TARGET_WRITERS), rounds, 8);
+		Map<Entrant, Map<String, Double>> burst = latencyBurst(
+				contenders("latency-contenders", List.of(Contenders.STARTER, Contenders.NAIVE_DUAL_WRITE)), rounds);
+		Map<Entrant, Map<String, Double>> outage = outage(
+				contenders("outage-contenders", List.of(Contenders.STARTER, Contenders.RAW_REFERENCE)), rounds);
+		Map<Integer, Map<String, Double>> retained = retained(rounds);
+		Map<String, Double> starter = write.get(Entrant.of(Contenders.STARTER));
+		Map<String, Double> floor = write.get(Entrant.of(Contenders.DATABASE_ONLY));
+		String rows = retainedRows(option("retained-rows", 10_000_000));
+		this.markdown.append("### write path targets, ").append(this.database)
+			.append("\n\n| figure | target | median | rounds | met |\n|---|---|---:|---|---|\n");
+		target("starter, capture alone (fast path and relay off) / the floor", ">= 0.85", 0.85, true,
+				write.get(Entrant.of(Contenders.STARTER_CAPTURE_ONLY)), floor, "transactionsPerSecond", false);
+		target("starter, defaults / the floor", ">= 0.65", 0.65, true, starter, floor, "transactionsPerSecond", false);
+		target("starter / naive after-commit send", ">= 1.0", 1.0, true, starter,
+				write.get(Entrant.of(Contenders.NAIVE_DUAL_WRITE)), "transactionsPerSecond", false);
+		target("starter / Spring Modulith", ">= 1.5", 1.5, true, starter, write.get(Entrant.of(Contenders.MODULITH)),
+				"transactionsPerSecond", false);
+		target("starter / relay only", ">= 0.95", 0.95, true, starter,
+				write.get(Entrant.of(Contenders.STARTER_RELAY_ONLY)), "transactionsPerSecond", false);
+		target("burst commit-to-receive p99, starter / naive send", "<= 1.5", 1.5, false,
+				burst.get(Entrant.of(Contenders.STARTER)), burst.get(Entrant.of(Contenders.NAIVE_DUAL_WRITE)),
+				"p99Millis", false);
+		target("drain after an outage, starter / raw claim-publish-delete loop", ">= 0.80", 0.8, true,
+				outage.get(Entrant.of(Contenders.STARTER)), outage.get(Entrant.of(Contenders.RAW_REFERENCE)),
+				"eventsPerSecond", false);
+		target("bytes allocated per captured event (the starter's JVM per transaction less the floor's)",
+				String.format(Locale.ROOT, "<= %,.0f (half of the first measurement)",
+						FIRST_MEASURED_ALLOCATION_PER_EVENT / 2),
+				FIRST_MEASURED_ALLOCATION_PER_EVENT / 2, false, starter, floor, "jvmAllocatedBytesPerTransaction", true);
+		target("write rate, " + rows + " / empty table", ">= 0.9", 0.9, true, retained.get(option("retained-rows",
+				10_000_000)), retained.get(0), "transactionsPerSecond", false);
+		target("drain after an outage (claims, sends, marks), " + rows + " / empty table", ">= 0.9", 0.9, true,
+				retained.get(option("retained-rows", 10_000_000)), retained.get(0), "eventsPerSecond", false);
+		this.markdown.append('\n');
+	}
+
+	/**
+	 * One row of the targets' table: a metric of one row against another's, as a ratio or, with
+	 * {@code difference}, a difference, of the medians and round by round.
+	 */
+	private void target(String figure, String goal, double threshold, boolean atLeast, Map<String, Double> row,
+			Map<String, Double> reference, String metric, boolean difference) {
+		if (row == null || reference == null) {
+			this.markdown.append("| ").append(figure).append(" | ").append(goal).append(" | – | not run | – |\n");
+			return;
+		}
+		BinaryOperator<Double> combine = (a, b) -> (a == null || b == null || (!difference && b == 0)) ? null
+				: difference ? a - b : a / b;
+		Double value = combine.apply(row.get(metric), reference.get(metric));
+		List<String> byRound = new ArrayList<>();
+		for (int round = 0; row.containsKey(metric + ROUND + round); round++) {
+			byRound.add(format(combine.apply(row.get(metric + ROUND + round), reference.get(metric + ROUND + round))));
+		}
+		String met = (value == null) ? "–" : ((atLeast ? value >= threshold : value <= threshold) ? "yes" : "no");
+		this.markdown.append("| ").append(figure).append(" | ").append(goal).append(" | ").append(format(value))
+			.append(" | ").append(String.join(", ", byRound)).append(" | ").append(met).append(" |\n");
 	}
 
 	private void sustained(int rounds) {
@@ -392,10 +567,15 @@ public final class BenchmarkSuite {
 			results.forEach((result) -> metrics.addAll(result.keySet()));
 			Map<String, Double> median = new LinkedHashMap<>();
 			metrics.forEach((metric) -> median.put(metric, median(results, metric)));
-			// The spread of the rounds, for the tables that show it.
+			// The spread of the rounds, for the tables that show it, and each round's value, for ratios
+			// taken round by round.
 			metrics.forEach((metric) -> {
 				median.put(metric + "Min", extreme(results, metric, -1));
 				median.put(metric + "Max", extreme(results, metric, 1));
+				for (int round = 0; round < results.size(); round++) {
+					median.put(metric + ROUND + round, (results.get(round).get(metric) instanceof Number number)
+							? number.doubleValue() : null);
+				}
 			});
 			medians.put(row, median);
 		});
@@ -494,9 +674,7 @@ public final class BenchmarkSuite {
 		command.add(scenario);
 		command.add(this.broker.bootstrapServers());
 		command.addAll(parameters);
-		if (this.options.containsKey("jdbc-url")) {
-			command.add("jdbcUrl=" + this.options.get("jdbc-url"));
-		}
+		command.add("jdbcUrl=" + this.jdbcUrl);
 		try {
 			Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
 			String result = null;

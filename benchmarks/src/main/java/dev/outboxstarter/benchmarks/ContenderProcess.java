@@ -13,6 +13,7 @@ import java.util.Map;
 import dev.outboxstarter.benchmarks.scenarios.BacklogDrain;
 import dev.outboxstarter.benchmarks.scenarios.LargeBacklog;
 import dev.outboxstarter.benchmarks.scenarios.Latency;
+import dev.outboxstarter.benchmarks.scenarios.RetainedRows;
 import dev.outboxstarter.benchmarks.scenarios.ScaleOut;
 import dev.outboxstarter.benchmarks.scenarios.SustainedRate;
 import dev.outboxstarter.benchmarks.scenarios.WriteCost;
@@ -43,17 +44,18 @@ public final class ContenderProcess {
 			String[] pair = args[i].split("=", 2);
 			parameters.put(pair[0], pair[1]);
 		}
-		String jdbcUrl = parameters.getOrDefault("jdbcUrl", "jdbc:postgresql://127.0.0.1:5432/test");
-		String username = parameters.getOrDefault("username", "postgres");
+		String jdbcUrl = parameters.getOrDefault("jdbcUrl", BenchmarkDatabase.POSTGRESQL.defaultJdbcUrl());
+		BenchmarkDatabase database = BenchmarkDatabase.of(jdbcUrl);
+		String username = parameters.getOrDefault("username", database.defaultUsername());
 		String schema = "bench_" + which.name().toLowerCase(Locale.ROOT);
-		prepareSchema(jdbcUrl, username, schema);
+		prepareSchema(database, jdbcUrl, username, schema);
 		long maxBlockMillis = Long.parseLong(parameters.getOrDefault("maxBlockMillis", "2000"));
 		String topic = "bench-" + which.name().toLowerCase(Locale.ROOT).replace('_', '-') + "-" + scenario + "-"
 				+ System.currentTimeMillis();
 		createTopic(broker, topic);
 		Map<String, Object> result;
 		try (Contender contender = which.create()) {
-			String schemaUrl = jdbcUrl + (jdbcUrl.contains("?") ? "&" : "?") + "currentSchema=" + schema;
+			String schemaUrl = database.schemaUrl(jdbcUrl, schema);
 			switch (scenario) {
 				case "write" -> {
 					ContenderSettings settings = new ContenderSettings(schemaUrl, username, schema, broker, topic,
@@ -109,13 +111,23 @@ public final class ContenderProcess {
 					result = LargeBacklog.run(settings, Integer.parseInt(parameters.get("events")),
 							Duration.ofSeconds(Long.parseLong(parameters.get("limitSeconds"))));
 				}
+				case "retained" -> {
+					ContenderSettings settings = new ContenderSettings(schemaUrl, username, schema, broker, topic,
+							maxBlockMillis);
+					contender.start(settings);
+					result = RetainedRows.run(contender, settings, Integer.parseInt(parameters.get("retained")),
+							Integer.parseInt(parameters.get("transactions")), Integer.parseInt(parameters.get("warmup")),
+							Integer.parseInt(parameters.get("events")),
+							Duration.ofSeconds(Long.parseLong(parameters.getOrDefault("limitSeconds", "600"))),
+							BrokerControl::stopBroker, BrokerControl::startBroker);
+				}
 				case "sustained" -> {
 					contender.start(new ContenderSettings(schemaUrl, username, schema, broker, topic, maxBlockMillis));
 					result = SustainedRate.run(contender, broker, topic, Integer.parseInt(parameters.get("maxRate")),
 							Integer.parseInt(parameters.get("stepSeconds")), Integer.parseInt(parameters.get("warmup")));
 				}
 				default -> throw new IllegalArgumentException("Unknown scenario '" + scenario
-						+ "': use write, drain, outage, latency-steady, latency-burst, scaleout, memory or sustained");
+						+ "': use write, drain, outage, latency-steady, latency-burst, scaleout, memory, retained or sustained");
 			}
 		}
 		System.out.println(RESULT + JsonMapper.builder().build().writeValueAsString(result));
@@ -123,13 +135,13 @@ public final class ContenderProcess {
 		System.exit(0);
 	}
 
-	private static void prepareSchema(String jdbcUrl, String username, String schema) throws SQLException {
+	private static void prepareSchema(BenchmarkDatabase database, String jdbcUrl, String username, String schema)
+			throws SQLException {
 		try (Connection connection = DriverManager.getConnection(jdbcUrl, username, "");
 				Statement statement = connection.createStatement()) {
-			statement.execute("DROP SCHEMA IF EXISTS " + schema + " CASCADE");
-			statement.execute("CREATE SCHEMA " + schema);
-			statement.execute("CREATE TABLE " + schema + ".bench_order (id BIGSERIAL PRIMARY KEY, "
-					+ "order_key VARCHAR(64) NOT NULL, created_at TIMESTAMPTZ NOT NULL DEFAULT now())");
+			for (String sql : database.createSchema(schema)) {
+				statement.execute(sql);
+			}
 		}
 	}
 

@@ -3,7 +3,8 @@ package dev.outboxstarter.benchmarks;
 /**
  * Where a contender finds its database and broker.
  *
- * @param jdbcUrl the PostgreSQL URL, with the contender's own schema as current schema
+ * @param jdbcUrl the database's URL ({@link BenchmarkDatabase}), with the contender's own schema as the
+ * connections' schema
  * @param username the database user
  * @param schema the contender's schema (created empty before it starts)
  * @param bootstrapServers the Kafka address the contender publishes to (possibly a forwarder that is

@@ -1,6 +1,7 @@
 package dev.outboxstarter.benchmarks;
 
 import java.util.Map;
+import java.util.Set;
 import java.util.function.Supplier;
 
 import dev.outboxstarter.benchmarks.contenders.dbonly.DatabaseOnlyContender;
@@ -29,16 +30,19 @@ public enum Contenders {
 	STARTER_CAPTURE_ONLY("starter (capture only: fast path and relay off)",
 			() -> new StarterContender(Map.of("outbox.fast-path.enabled", false, "outbox.relay.enabled", false))),
 
-	LOG_RELAY("starter, log relay (Debezium 3.6.1, poll.interval.ms 500)", () -> new LogRelayContender(500)),
+	LOG_RELAY("starter, log relay (Debezium 3.6.1, poll.interval.ms 500)", () -> new LogRelayContender(500),
+			BenchmarkDatabase.POSTGRESQL),
 
-	LOG_RELAY_10MS("starter, log relay (Debezium 3.6.1, poll.interval.ms 10)", () -> new LogRelayContender(10)),
+	LOG_RELAY_10MS("starter, log relay (Debezium 3.6.1, poll.interval.ms 10)", () -> new LogRelayContender(10),
+			BenchmarkDatabase.POSTGRESQL),
 
 	MODULITH("Spring Modulith 2.1.1", ModulithContender::new),
 
-	NAMASTACK_DEFAULTS("namastack-outbox 1.6.0 (defaults)", () -> new NamastackContender(false)),
+	NAMASTACK_DEFAULTS("namastack-outbox 1.6.0 (defaults)", () -> new NamastackContender(false),
+			BenchmarkDatabase.POSTGRESQL),
 
 	NAMASTACK_TUNED("namastack-outbox 1.6.0 (tuned: batch 800, 100 ms, 16 threads)",
-			() -> new NamastackContender(true)),
+			() -> new NamastackContender(true), BenchmarkDatabase.POSTGRESQL),
 
 	NAIVE_DUAL_WRITE("naive dual write", NaiveDualWriteContender::new),
 
@@ -50,13 +54,30 @@ public enum Contenders {
 
 	private final Supplier<Contender> factory;
 
+	private final Set<BenchmarkDatabase> databases;
+
 	Contenders(String label, Supplier<Contender> factory) {
+		this(label, factory, BenchmarkDatabase.values());
+	}
+
+	Contenders(String label, Supplier<Contender> factory, BenchmarkDatabase... databases) {
 		this.label = label;
 		this.factory = factory;
+		this.databases = Set.of(databases);
 	}
 
 	public String label() {
 		return this.label;
+	}
+
+	/**
+	 * Whether the contender is set up for a database: the log relay's Debezium connector and namastack's
+	 * schema are PostgreSQL's here.
+	 * @param database the database
+	 * @return whether it runs on it
+	 */
+	public boolean runsOn(BenchmarkDatabase database) {
+		return this.databases.contains(database);
 	}
 
 	public Contender create() {

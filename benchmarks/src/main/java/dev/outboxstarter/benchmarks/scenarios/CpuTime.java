@@ -9,13 +9,16 @@ import java.nio.file.Path;
 
 import com.sun.management.OperatingSystemMXBean;
 
+import dev.outboxstarter.benchmarks.BenchmarkDatabase;
+import org.jspecify.annotations.Nullable;
+
 /**
  * CPU time spent by the contender's JVM and by the database server, read before and after a
  * measurement, which says what a transaction costs independently of how busy the shared machine
- * was. The database's share is read from {@code /proc}: the CPU time of every process whose command
- * line starts with {@code postgres} (so autovacuum counts, and so would another client's work: it is
- * only meaningful on a database nothing else uses meanwhile). Where {@code /proc} cannot be read, it
- * is absent.
+ * was. The database's share is read from {@code /proc}: the CPU time of every process of the database
+ * server ({@link BenchmarkDatabase#isServerProcess}; so autovacuum or InnoDB's background threads count,
+ * and so would another client's work: it is only meaningful on a database nothing else uses
+ * meanwhile). Where {@code /proc} cannot be read, or no database is given, it is absent.
  */
 final class CpuTime {
 
@@ -33,9 +36,14 @@ final class CpuTime {
 		this.databaseNanos = databaseNanos;
 	}
 
-	static CpuTime now() {
+	/**
+	 * Reads the CPU times.
+	 * @param database the database whose server's time to read, or {@code null} for none
+	 * @return the reading
+	 */
+	static CpuTime now(@Nullable BenchmarkDatabase database) {
 		OperatingSystemMXBean os = (OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
-		return new CpuTime(os.getProcessCpuTime(), databaseServerNanos());
+		return new CpuTime(os.getProcessCpuTime(), (database != null) ? databaseServerNanos(database) : -1);
 	}
 
 	/**
@@ -61,14 +69,14 @@ final class CpuTime {
 		return (this.databaseNanos - start.databaseNanos) / 1000.0 / operations;
 	}
 
-	private static long databaseServerNanos() {
+	private static long databaseServerNanos(BenchmarkDatabase database) {
 		if (!Files.isDirectory(PROC)) {
 			return -1;
 		}
 		long ticks = 0;
 		try (DirectoryStream<Path> processes = Files.newDirectoryStream(PROC, "[0-9]*")) {
 			for (Path process : processes) {
-				ticks += databaseTicks(process);
+				ticks += databaseTicks(database, process);
 			}
 		}
 		catch (IOException ex) {
@@ -77,10 +85,10 @@ final class CpuTime {
 		return ticks * NANOS_PER_TICK;
 	}
 
-	private static long databaseTicks(Path process) {
+	private static long databaseTicks(BenchmarkDatabase database, Path process) {
 		try {
 			String commandLine = new String(Files.readAllBytes(process.resolve("cmdline")), StandardCharsets.UTF_8);
-			if (!commandLine.startsWith("postgres")) {
+			if (!database.isServerProcess(commandLine)) {
 				return 0;
 			}
 			String stat = Files.readString(process.resolve("stat"));

@@ -11,6 +11,7 @@ import java.util.concurrent.atomic.LongAdder;
 
 import com.sun.management.ThreadMXBean;
 
+import dev.outboxstarter.benchmarks.BenchmarkDatabase;
 import dev.outboxstarter.benchmarks.Contender;
 import dev.outboxstarter.benchmarks.ContenderSettings;
 
@@ -46,12 +47,13 @@ public final class WriteCost {
 		DatabaseWork workBefore = (settings != null) ? DatabaseWork.now(settings.jdbcUrl(), settings.username()) : null;
 		LongAdder writersAllocated = new LongAdder();
 		long jvmAllocatedBefore = THREADS.getTotalThreadAllocatedBytes();
-		CpuTime cpuBefore = CpuTime.now();
+		BenchmarkDatabase database = (settings != null) ? BenchmarkDatabase.of(settings.jdbcUrl()) : null;
+		CpuTime cpuBefore = CpuTime.now(database);
 		long started = System.nanoTime();
 		place(contender, keyPrefix, 0, transactions, concurrency,
 				(number, key, start, committed) -> latencies[number] = committed - start, writersAllocated);
 		double seconds = (System.nanoTime() - started) / 1e9;
-		CpuTime cpuAfter = CpuTime.now();
+		CpuTime cpuAfter = CpuTime.now(database);
 		long jvmAllocated = THREADS.getTotalThreadAllocatedBytes() - jvmAllocatedBefore;
 		DatabaseWork workAfter = (settings != null) ? DatabaseWork.now(settings.jdbcUrl(), settings.username()) : null;
 		Map<String, Object> result = new LinkedHashMap<>();

@@ -1,11 +1,13 @@
 package dev.outboxstarter.benchmarks.contenders.modulith;
 
 import java.util.LinkedHashMap;
+import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 
+import dev.outboxstarter.benchmarks.BenchmarkDatabase;
 import dev.outboxstarter.benchmarks.ContenderSettings;
 import dev.outboxstarter.benchmarks.contenders.SpringContender;
 import org.apache.commons.logging.Log;
@@ -40,7 +42,8 @@ public class ModulithContender extends SpringContender {
 		// The JPA registry creates no table; the JDBC module's DDL does, in the contender's schema.
 		properties.put("spring.sql.init.mode", "always");
 		properties.put("spring.sql.init.schema-locations",
-				"classpath:dev/outboxstarter/benchmarks/contenders/modulith/event-publication.sql");
+				"classpath:dev/outboxstarter/benchmarks/contenders/modulith/event-publication-"
+						+ BenchmarkDatabase.of(settings.jdbcUrl()).name().toLowerCase(Locale.ROOT) + ".sql");
 		properties.put("spring.jpa.hibernate.ddl-auto", "none");
 		properties.put("spring.jpa.open-in-view", false);
 		// What the Kafka module's kafka-json.properties sets, for its JSON message converter.

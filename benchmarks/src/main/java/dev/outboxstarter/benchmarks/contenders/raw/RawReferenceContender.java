@@ -8,6 +8,7 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
@@ -15,6 +16,7 @@ import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 
 import com.zaxxer.hikari.HikariDataSource;
+import dev.outboxstarter.benchmarks.BenchmarkDatabase;
 import dev.outboxstarter.benchmarks.Contender;
 import dev.outboxstarter.benchmarks.ContenderSettings;
 import org.apache.kafka.clients.producer.KafkaProducer;
@@ -28,7 +30,8 @@ import org.apache.kafka.common.serialization.StringSerializer;
  * The physical reference, no framework: the business row and the event row in one JDBC transaction,
  * and one thread that claims a batch with {@code FOR UPDATE SKIP LOCKED}, sends it with a plain
  * {@code KafkaProducer}, awaits the acks and deletes the batch. No ordering check, no retry
- * bookkeeping, no metrics: the least work an outbox can do.
+ * bookkeeping, no metrics: the least work an outbox can do. On PostgreSQL and on MariaDB, whose
+ * statements differ only in the table's types and in how the batch's keys are passed to the delete.
  */
 public class RawReferenceContender implements Contender {
 
@@ -44,15 +47,22 @@ public class RawReferenceContender implements Contender {
 
 	private String topic;
 
+	private BenchmarkDatabase database;
+
 	@Override
 	public void start(ContenderSettings settings) {
 		this.topic = settings.topic();
+		this.database = BenchmarkDatabase.of(settings.jdbcUrl());
 		this.dataSource = new HikariDataSource();
 		this.dataSource.setJdbcUrl(settings.jdbcUrl());
 		this.dataSource.setUsername(settings.username());
 		this.dataSource.setMaximumPoolSize(12);
-		execute("CREATE TABLE raw_outbox (seq BIGSERIAL PRIMARY KEY, id UUID NOT NULL, msg_key VARCHAR(255), "
-				+ "payload TEXT NOT NULL)");
+		execute(switch (this.database) {
+			case POSTGRESQL -> "CREATE TABLE raw_outbox (seq BIGSERIAL PRIMARY KEY, id UUID NOT NULL, "
+					+ "msg_key VARCHAR(255), payload TEXT NOT NULL)";
+			case MARIADB -> "CREATE TABLE raw_outbox (seq BIGINT AUTO_INCREMENT PRIMARY KEY, id UUID NOT NULL, "
+					+ "msg_key VARCHAR(255), payload TEXT NOT NULL)";
+		});
 		this.producer = new KafkaProducer<>(Map.of(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, settings.bootstrapServers(),
 				ProducerConfig.MAX_BLOCK_MS_CONFIG, settings.maxBlockMillis()), new StringSerializer(),
 				new ByteArraySerializer());
@@ -70,7 +80,8 @@ public class RawReferenceContender implements Contender {
 						.prepareStatement("INSERT INTO raw_outbox (id, msg_key, payload) VALUES (?, ?, ?)")) {
 				order.setString(1, key);
 				order.executeUpdate();
-				event.setObject(1, UUID.randomUUID());
+				event.setObject(1, (this.database == BenchmarkDatabase.POSTGRESQL) ? UUID.randomUUID()
+						: UUID.randomUUID().toString());
 				event.setString(2, key);
 				event.setString(3, payload);
 				event.executeUpdate();
@@ -131,11 +142,7 @@ public class RawReferenceContender implements Contender {
 					ack.get(10, TimeUnit.SECONDS);
 				}
 				if (!claimed.isEmpty()) {
-					try (PreparedStatement delete = connection.prepareStatement("DELETE FROM raw_outbox WHERE seq = ANY (?)")) {
-						Array seqs = connection.createArrayOf("bigint", claimed.toArray());
-						delete.setArray(1, seqs);
-						delete.executeUpdate();
-					}
+					delete(connection, claimed);
 				}
 				connection.commit();
 				return claimed.size();
@@ -144,6 +151,26 @@ public class RawReferenceContender implements Contender {
 				connection.rollback();
 				throw ex;
 			}
+		}
+	}
+
+	private void delete(Connection connection, List<Long> claimed) throws SQLException {
+		if (this.database == BenchmarkDatabase.POSTGRESQL) {
+			try (PreparedStatement delete = connection.prepareStatement("DELETE FROM raw_outbox WHERE seq = ANY (?)")) {
+				Array seqs = connection.createArrayOf("bigint", claimed.toArray());
+				delete.setArray(1, seqs);
+				delete.executeUpdate();
+			}
+			return;
+		}
+		// No array parameters: one placeholder per claimed row.
+		String placeholders = String.join(",", Collections.nCopies(claimed.size(), "?"));
+		try (PreparedStatement delete = connection
+			.prepareStatement("DELETE FROM raw_outbox WHERE seq IN (" + placeholders + ")")) {
+			for (int i = 0; i < claimed.size(); i++) {
+				delete.setLong(i + 1, claimed.get(i));
+			}
+			delete.executeUpdate();
 		}
 	}
 
