@@ -468,12 +468,15 @@ public final class BenchmarkSuite {
 	 * compares runs made minutes apart) and whether it is met.
 	 */
 	private void targets(int rounds) {
-		Map<Entrant, Map<String, Double>> write = writeCost(contenders("write-contenders", TARGET_WRITERS), rounds, 8);
+		Map<Entrant, Map<String, Double>> write = writeCost(contenders("write-contenders", TARGET_WRITERS),
+				option("write-rounds", rounds), 8);
 		Map<Entrant, Map<String, Double>> burst = latencyBurst(
-				contenders("latency-contenders", List.of(Contenders.STARTER, Contenders.NAIVE_DUAL_WRITE)), rounds);
+				contenders("latency-contenders", List.of(Contenders.STARTER, Contenders.NAIVE_DUAL_WRITE)),
+				option("latency-rounds", rounds));
 		Map<Entrant, Map<String, Double>> outage = outage(
-				contenders("outage-contenders", List.of(Contenders.STARTER, Contenders.RAW_REFERENCE)), rounds);
-		Map<Integer, Map<String, Double>> retained = retained(rounds);
+				contenders("outage-contenders", List.of(Contenders.STARTER, Contenders.RAW_REFERENCE)),
+				option("outage-rounds", rounds));
+		Map<Integer, Map<String, Double>> retained = retained(option("retained-rounds", rounds));
 		Map<String, Double> starter = write.get(Entrant.of(Contenders.STARTER));
 		Map<String, Double> floor = write.get(Entrant.of(Contenders.DATABASE_ONLY));
 		String rows = retainedRows(option("retained-rows", 10_000_000));

@@ -56,12 +56,12 @@ public final class ContenderProcess {
 		Map<String, Object> result;
 		try (Contender contender = which.create()) {
 			String schemaUrl = database.schemaUrl(jdbcUrl, schema);
+			// Publishing straight to the broker; the scenarios of an unreachable broker use a forwarder.
+			ContenderSettings direct = new ContenderSettings(schemaUrl, username, schema, broker, topic, maxBlockMillis);
 			switch (scenario) {
 				case "write" -> {
-					ContenderSettings settings = new ContenderSettings(schemaUrl, username, schema, broker, topic,
-							maxBlockMillis);
-					contender.start(settings);
-					result = WriteCost.run(contender, settings, Integer.parseInt(parameters.get("transactions")),
+					contender.start(direct);
+					result = WriteCost.run(contender, direct, Integer.parseInt(parameters.get("transactions")),
 							Integer.parseInt(parameters.get("concurrency")), Integer.parseInt(parameters.get("warmup")),
 							"order");
 				}
@@ -75,20 +75,20 @@ public final class ContenderProcess {
 					}
 				}
 				case "outage" -> {
-					contender.start(new ContenderSettings(schemaUrl, username, schema, broker, topic, maxBlockMillis));
+					contender.start(direct);
 					result = BacklogDrain.afterRestart(contender, BrokerControl::stopBroker, BrokerControl::startBroker,
 							broker, topic, Integer.parseInt(parameters.get("events")),
 							Integer.parseInt(parameters.get("warmup")),
 							Duration.ofSeconds(Long.parseLong(parameters.getOrDefault("limitSeconds", "600"))));
 				}
 				case "latency-steady" -> {
-					contender.start(new ContenderSettings(schemaUrl, username, schema, broker, topic, maxBlockMillis));
+					contender.start(direct);
 					result = Latency.steady(contender, broker, topic, Integer.parseInt(parameters.get("rate")),
 							Integer.parseInt(parameters.get("seconds")), Integer.parseInt(parameters.get("warmup")),
 							Duration.ofSeconds(Long.parseLong(parameters.get("limitSeconds"))));
 				}
 				case "latency-burst" -> {
-					contender.start(new ContenderSettings(schemaUrl, username, schema, broker, topic, maxBlockMillis));
+					contender.start(direct);
 					result = Latency.burst(contender, broker, topic, Integer.parseInt(parameters.get("transactions")),
 							Integer.parseInt(parameters.get("warmup")),
 							Duration.ofSeconds(Long.parseLong(parameters.get("limitSeconds"))));
@@ -105,24 +105,20 @@ public final class ContenderProcess {
 					}
 				}
 				case "memory" -> {
-					ContenderSettings settings = new ContenderSettings(schemaUrl, username, schema, broker, topic,
-							maxBlockMillis);
-					contender.start(settings);
-					result = LargeBacklog.run(settings, Integer.parseInt(parameters.get("events")),
+					contender.start(direct);
+					result = LargeBacklog.run(direct, Integer.parseInt(parameters.get("events")),
 							Duration.ofSeconds(Long.parseLong(parameters.get("limitSeconds"))));
 				}
 				case "retained" -> {
-					ContenderSettings settings = new ContenderSettings(schemaUrl, username, schema, broker, topic,
-							maxBlockMillis);
-					contender.start(settings);
-					result = RetainedRows.run(contender, settings, Integer.parseInt(parameters.get("retained")),
+					contender.start(direct);
+					result = RetainedRows.run(contender, direct, Integer.parseInt(parameters.get("retained")),
 							Integer.parseInt(parameters.get("transactions")), Integer.parseInt(parameters.get("warmup")),
 							Integer.parseInt(parameters.get("events")),
 							Duration.ofSeconds(Long.parseLong(parameters.getOrDefault("limitSeconds", "600"))),
 							BrokerControl::stopBroker, BrokerControl::startBroker);
 				}
 				case "sustained" -> {
-					contender.start(new ContenderSettings(schemaUrl, username, schema, broker, topic, maxBlockMillis));
+					contender.start(direct);
 					result = SustainedRate.run(contender, broker, topic, Integer.parseInt(parameters.get("maxRate")),
 							Integer.parseInt(parameters.get("stepSeconds")), Integer.parseInt(parameters.get("warmup")));
 				}

@@ -274,9 +274,7 @@ class OutboxStoreTests {
 		String table = "outbox_unanalyzed_it";
 		OutboxTestTable outbox = OutboxTestTable.prepare(TestDatabase.POSTGRESQL, table);
 		// Large enough for the planner to prefer sorting when it has no statistics (from about 40,000).
-		outbox.jdbc().update("INSERT INTO " + table + " (id, event_type, transport, destination, message_key, payload, "
-				+ "available_at, created_at) SELECT gen_random_uuid(), 'OrderPlaced', 'kafka', 'orders', 'key-' || g, "
-				+ "'{}', clock_timestamp(), clock_timestamp() FROM generate_series(1, 50000) g");
+		insertRows(outbox, table, "PENDING", 50_000);
 		OutboxStatements statements = OutboxStatements.load(outbox.vendor(), table, true, false);
 
 		String plan = outbox.transactions().execute((status) -> {
@@ -299,14 +297,9 @@ class OutboxStoreTests {
 	void perKeyChecksProbeTheKeyIndexWhenVacuumLastFoundNoPendingRowOnPostgreSql() {
 		String table = "outbox_vacuumed_it";
 		OutboxTestTable outbox = OutboxTestTable.prepare(TestDatabase.POSTGRESQL, table);
-		outbox.jdbc().update("INSERT INTO " + table + " (id, event_type, transport, destination, message_key, payload, "
-				+ "status, available_at, created_at, published_at) SELECT gen_random_uuid(), 'OrderPlaced', 'kafka', "
-				+ "'orders', 'key-' || g, '{}', 'PUBLISHED', clock_timestamp(), clock_timestamp(), clock_timestamp() "
-				+ "FROM generate_series(1, 20000) g");
+		insertRows(outbox, table, "PUBLISHED", 20_000);
 		outbox.jdbc().execute("VACUUM ANALYZE " + table);
-		outbox.jdbc().update("INSERT INTO " + table + " (id, event_type, transport, destination, message_key, payload, "
-				+ "available_at, created_at) SELECT gen_random_uuid(), 'OrderPlaced', 'kafka', 'orders', 'key-' || g, "
-				+ "'{}', clock_timestamp(), clock_timestamp() FROM generate_series(1, 5000) g");
+		insertRows(outbox, table, "PENDING", 5_000);
 		List<UUID> ids = outbox.jdbc().queryForList("SELECT id FROM " + table + " WHERE status = 'PENDING' LIMIT 50",
 				UUID.class);
 		OutboxStatements statements = OutboxStatements.load(outbox.vendor(), table, true, false);
@@ -321,6 +314,14 @@ class OutboxStoreTests {
 			String perKeyCheck = plan.substring(plan.indexOf("SubPlan"));
 			assertThat(perKeyCheck).as(plan).contains(table + "_key_idx").doesNotContain(table + "_pending_idx");
 		}
+	}
+
+	/** Inserts rows of keys {@code key-1} to {@code key-<count>} with one statement, as PostgreSQL can. */
+	private static void insertRows(OutboxTestTable outbox, String table, String status, int count) {
+		outbox.jdbc().update("INSERT INTO " + table + " (id, event_type, transport, destination, message_key, payload, "
+				+ "status, available_at, created_at, published_at) SELECT gen_random_uuid(), 'OrderPlaced', 'kafka', "
+				+ "'orders', 'key-' || g, '{}', ?, clock_timestamp(), clock_timestamp(), "
+				+ "CASE WHEN ? = 'PUBLISHED' THEN clock_timestamp() END FROM generate_series(1, ?) g", status, status, count);
 	}
 
 	/**
