@@ -359,8 +359,8 @@ public final class BenchmarkSuite {
 		String name = "backlog drain, " + option("drain-events", 100_000) + " events";
 		Map<Entrant, Map<String, Double>> medians = rounds(name, contenders("drain-contenders", DRAINERS), rounds,
 				"drain", List.of("events=" + option("drain-events", 100_000)));
-		table(name, medians, List.of("drainSeconds", "eventsPerSecond", "peakHeapMegabytes", "lost"),
-				"eventsPerSecond");
+		table(name, medians, List.of("drainSeconds", "eventsPerSecond", "peakHeapMegabytes", "lost",
+				"outageCommitP50Millis", "outageCommitP99Millis"), "eventsPerSecond");
 	}
 
 	private Map<Entrant, Map<String, Double>> outage(List<Entrant> contenders, int rounds) {
@@ -368,8 +368,8 @@ public final class BenchmarkSuite {
 		String name = "backlog drain after an outage of the running broker, " + events + " events";
 		Map<Entrant, Map<String, Double>> medians = rounds(name, contenders, rounds, "outage",
 				List.of("events=" + events, "warmup=" + option("warmup", DEFAULT_WARMUP)));
-		table(name, medians, List.of("drainSeconds", "eventsPerSecond", "peakHeapMegabytes", "lost"),
-				"eventsPerSecond");
+		table(name, medians, List.of("drainSeconds", "eventsPerSecond", "peakHeapMegabytes", "lost",
+				"outageCommitP50Millis", "outageCommitP99Millis"), "eventsPerSecond");
 		return medians;
 	}
 

@@ -38,8 +38,8 @@ import org.springframework.boot.actuate.endpoint.annotation.WriteOperation;
  * <li>{@code GET /actuator/outbox}: counts by status and transport, the oldest pending event's age, and
  * the transports and destinations this instance cannot publish to for now;</li>
  * <li>{@code GET /actuator/outbox/dead} or {@code /pending}, with {@code page} and {@code size}: the
- * events, oldest first (their payload and headers only as {@code management.endpoint.outbox.show-values}
- * allows);</li>
+ * events, oldest first (their payload, headers, message key, aggregate id and last error only as
+ * {@code management.endpoint.outbox.show-values} allows);</li>
  * <li>{@code POST /actuator/outbox/{id}}: retries one DEAD event;</li>
  * <li>{@code POST /actuator/outbox}, optionally with {@code {"eventType": "…"}}: retries every DEAD
  * event (of that type);</li>
@@ -103,7 +103,8 @@ public class OutboxEndpoint {
 	 * @param status {@code pending} or {@code dead}
 	 * @param page the page, from 0
 	 * @param size events per page, at most 200
-	 * @param securityContext who asks, which decides whether payloads and headers are shown
+	 * @param securityContext who asks, which decides whether the values that may hold personal data are
+	 * shown
 	 * @return the page
 	 */
 	@ReadOperation

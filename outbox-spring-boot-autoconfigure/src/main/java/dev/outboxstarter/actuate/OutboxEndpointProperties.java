@@ -17,13 +17,14 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
 class OutboxEndpointProperties {
 
 	/**
-	 * When listed events include their payload and headers, which may hold personal data: 'never',
-	 * 'when-authorized' (to an authenticated user in one of 'roles') or 'always'.
+	 * When listed events include the values that may hold personal data (payload, headers, message
+	 * key, aggregate id and last error): 'never', 'when-authorized' (to an authenticated user in one of
+	 * 'roles') or 'always'.
 	 */
 	private final Show showValues;
 
 	/**
-	 * Roles a user needs to see payloads and headers with 'show-values=when-authorized'. When empty,
+	 * Roles a user needs to see those values with 'show-values=when-authorized'. When empty,
 	 * any authenticated user sees them.
 	 */
 	private final Set<String> roles;

@@ -1,6 +1,5 @@
 package dev.outboxstarter.core;
 
-import java.sql.DatabaseMetaData;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Instant;
@@ -70,14 +69,32 @@ enum DatabaseVendor {
 	 * @throws IllegalStateException if the database is not supported or cannot be reached
 	 */
 	public static DatabaseVendor of(DataSource dataSource) {
-		String product;
+		String[] productAndVersion;
 		try {
-			product = JdbcUtils.extractDatabaseMetaData(dataSource, DatabaseMetaData::getDatabaseProductName);
+			productAndVersion = JdbcUtils.extractDatabaseMetaData(dataSource, (metaData) -> new String[] {
+					metaData.getDatabaseProductName(), metaData.getDatabaseProductVersion() });
 		}
 		catch (MetaDataAccessException ex) {
 			throw new IllegalStateException("Could not determine the outbox database: " + ex.getMessage(), ex);
 		}
-		return fromProductName(product);
+		return of(productAndVersion[0], productAndVersion[1]);
+	}
+
+	/**
+	 * The vendor of a database that reports this product name and version, once its version is known
+	 * to run every statement of the outbox.
+	 * @param product the product name the JDBC driver reports
+	 * @param version the product version the JDBC driver reports
+	 * @return the vendor
+	 * @throws OutboxConfigurationException if the database or its version is not supported
+	 */
+	static DatabaseVendor of(String product, String version) {
+		DatabaseVendor vendor = fromProductName(product);
+		SupportedVersion supported = SupportedVersion.of(product, version);
+		if (supported != null) {
+			supported.check(version);
+		}
+		return vendor;
 	}
 
 	static DatabaseVendor fromProductName(String product) {

@@ -52,7 +52,8 @@ public interface OutboxOperations {
 	 * @param status the status
 	 * @param offset rows to pass over
 	 * @param limit most rows to return
-	 * @param withValues whether to read payloads and headers
+	 * @param withValues whether to read the values that may hold personal data: payloads, headers,
+	 * message keys, aggregate ids and last errors
 	 * @return the rows
 	 */
 	List<StoredEvent> list(EventStatus status, int offset, int limit, boolean withValues);

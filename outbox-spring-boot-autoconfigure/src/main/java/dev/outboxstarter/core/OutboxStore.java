@@ -371,13 +371,14 @@ class OutboxStore {
 	 * @param status the status
 	 * @param offset rows to skip
 	 * @param limit most rows to return
-	 * @param withPayload whether to read each row's payload and headers
+	 * @param withValues whether to read each row's values that may hold personal data: payload,
+	 * headers, message key, aggregate id and last error
 	 * @return the rows in seq order
 	 */
-	public List<StoredEvent> list(EventStatus status, int offset, int limit, boolean withPayload) {
+	public List<StoredEvent> list(EventStatus status, int offset, int limit, boolean withValues) {
 		MapSqlParameterSource parameters = new MapSqlParameterSource("status", status.name()).addValue("offset", offset)
 			.addValue("limit", limit)
-			.addValue("withPayload", withPayload ? 1 : 0);
+			.addValue("withValues", withValues ? 1 : 0);
 		return this.jdbc.query(this.sql.listByStatus(), parameters, this::storedEvent);
 	}
 

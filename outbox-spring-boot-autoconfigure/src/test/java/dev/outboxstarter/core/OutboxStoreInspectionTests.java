@@ -13,7 +13,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * What operators read and do through the store, on real PostgreSQL, MariaDB and H2: the backlog
- * reading, counts by status, pages of events with and without payload, and discarding.
+ * reading, counts by status, pages of events with and without the values that may hold personal
+ * data, and discarding.
  */
 class OutboxStoreInspectionTests {
 
@@ -72,6 +73,31 @@ class OutboxStoreInspectionTests {
 		assertThat(listedDead.lastError()).isEqualTo("poison");
 		assertThat(listedDead.payload()).isEqualTo(dead.payload());
 		assertThat(listedDead.publishedAt()).isNull();
+	}
+
+	@ParameterizedTest
+	@EnumSource(TestDatabase.class)
+	void valuesThatMayHoldPersonalDataAreListedOnlyWhenAskedFor(TestDatabase database) {
+		OutboxTestTable outbox = OutboxTestTable.prepare(database, TABLE);
+		OutboxStore store = outbox.store();
+		CapturedEvent dead = event("kafka", "orders", "ada@example.com");
+		outbox.insert(store, Duration.ZERO, dead);
+		markDead(outbox, dead);
+
+		StoredEvent hidden = store.list(EventStatus.DEAD, 0, 10, false).get(0);
+		assertThat(hidden.key()).as("message key").isNull();
+		assertThat(hidden.aggregateId()).as("aggregate id").isNull();
+		assertThat(hidden.lastError()).as("last error").isNull();
+		assertThat(hidden.payload()).as("payload").isNull();
+		assertThat(hidden.headers()).as("headers").isNull();
+		assertThat(hidden.id()).isEqualTo(dead.id());
+		assertThat(hidden.aggregateType()).isEqualTo("Order");
+		assertThat(hidden.attempts()).isEqualTo(1);
+
+		StoredEvent shown = store.list(EventStatus.DEAD, 0, 10, true).get(0);
+		assertThat(shown.key()).isEqualTo("ada@example.com");
+		assertThat(shown.aggregateId()).isEqualTo("ada@example.com");
+		assertThat(shown.lastError()).isEqualTo("poison");
 	}
 
 	@ParameterizedTest

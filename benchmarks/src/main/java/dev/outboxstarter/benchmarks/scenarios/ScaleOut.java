@@ -37,7 +37,7 @@ public final class ScaleOut {
 	public static Map<String, Object> run(Contender first, Supplier<Contender> more, ContenderSettings settings,
 			int instances, TcpForwarder broker, String bootstrapServers, String topic, int events, Duration limit)
 			throws Exception {
-		double writeSeconds = BacklogDrain.write(first, events);
+		Map<String, Object> writes = BacklogDrain.write(first, events);
 		List<Contender> all = new ArrayList<>(List.of(first));
 		try {
 			for (int i = 1; i < instances; i++) {
@@ -47,7 +47,7 @@ public final class ScaleOut {
 			}
 			Map<String, Object> result = BacklogDrain.drain(all, broker, bootstrapServers, topic, events, limit);
 			result.put("instances", instances);
-			result.put("writeSeconds", writeSeconds);
+			result.putAll(writes);
 			return result;
 		}
 		finally {
