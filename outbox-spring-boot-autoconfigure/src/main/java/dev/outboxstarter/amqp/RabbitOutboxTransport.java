@@ -5,6 +5,7 @@ import java.util.Date;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 
+import com.rabbitmq.client.ShutdownSignalException;
 import dev.outboxstarter.OutboxConfigurationException;
 import dev.outboxstarter.OutboxHeaders;
 import dev.outboxstarter.spi.CloudEventAttributes;
@@ -14,6 +15,7 @@ import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 
 import org.springframework.amqp.AmqpConnectException;
+import org.springframework.amqp.AmqpIOException;
 import org.springframework.amqp.AmqpResourceNotAvailableException;
 import org.springframework.amqp.AmqpTimeoutException;
 import org.springframework.amqp.core.Message;
@@ -40,7 +42,9 @@ import org.springframework.beans.factory.DisposableBean;
  * <p>
  * {@link #send} publishes and returns at once; the returned future completes when the broker confirms
  * the message, and fails when the broker negatively acknowledges it or returns it as unroutable (no
- * queue bound for its routing key). That needs correlated publisher confirms and publisher returns on
+ * queue bound for its routing key), both the message's own failures, or when its channel closes before
+ * the confirm arrives (the connection was lost), which is the broker being unavailable: the message is
+ * sent again, and never ends {@code DEAD} for it. That needs correlated publisher confirms and publisher returns on
  * the connection factory ({@code spring.rabbitmq.publisher-confirm-type=correlated},
  * {@code spring.rabbitmq.publisher-returns=true}): without them a message could be lost unnoticed, so
  * the transport refuses to be created.
@@ -122,14 +126,32 @@ class RabbitOutboxTransport implements OutboxTransport, DisposableBean {
 	}
 
 	/**
-	 * No connection to the broker, or none within the connection factory's timeouts: the broker cannot
-	 * take messages right now. A negative acknowledgement or an unroutable return is the message's own
-	 * failure, and so is anything else.
+	 * The broker cannot take messages right now, or the connection a message went out on was lost
+	 * before the broker said whether it took it: no connection, or none within the connection factory's
+	 * timeouts; a publish that failed on a connection or channel that was closing; a message whose
+	 * channel closed while its confirm was pending ({@link RabbitChannelClosedException}). None of
+	 * these is the message's failure. A negative acknowledgement from the broker (a queue refused it,
+	 * e.g. {@code x-overflow=reject-publish}) or an unroutable return is the message's own failure, and
+	 * so is anything else.
 	 */
 	@Override
 	public boolean isUnavailable(Throwable failure) {
-		return failure instanceof AmqpConnectException || failure instanceof AmqpTimeoutException
-				|| failure instanceof AmqpResourceNotAvailableException;
+		return failure instanceof AmqpConnectException || failure instanceof AmqpIOException
+				|| failure instanceof AmqpTimeoutException || failure instanceof AmqpResourceNotAvailableException
+				|| failure instanceof RabbitChannelClosedException || causedByShutdown(failure);
+	}
+
+	/**
+	 * Whether the channel or connection shutting down under the publish caused the failure, whatever
+	 * Spring AMQP wrapped it in.
+	 */
+	private static boolean causedByShutdown(Throwable failure) {
+		for (Throwable cause = failure; cause != null; cause = cause.getCause()) {
+			if (cause instanceof ShutdownSignalException) {
+				return true;
+			}
+		}
+		return false;
 	}
 
 	private static Confirm confirmed(OutboxMessage message, RabbitDestination destination,
@@ -143,23 +165,21 @@ class RabbitOutboxTransport implements OutboxTransport, DisposableBean {
 					+ " (no queue is bound for it)");
 		}
 		if (!confirm.ack()) {
+			// Spring AMQP nacks every confirm still pending when a channel closes, giving why it closed as
+			// the reason; a nack from the broker itself has no reason.
+			String closedBecause = confirm.reason();
+			if (closedBecause != null) {
+				throw new RabbitChannelClosedException("Message " + message.id() + " to "
+						+ destination.describeExchange() + " with routing key '" + destination.routingKey()
+						+ "' was not confirmed: its channel closed before the broker confirmed it (" + closedBecause
+						+ "). The connection was lost, or the broker closed the channel (e.g. because the exchange "
+						+ "does not exist: the connection factory logs why); the message is sent again");
+			}
 			throw new RabbitPublishException("Message " + message.id() + " to " + destination.describeExchange()
 					+ " with routing key '" + destination.routingKey() + "' was not acknowledged by the broker: "
-					+ describeNack(confirm.reason()));
+					+ "basic.nack (a queue refused it, e.g. x-overflow=reject-publish, or a broker error)");
 		}
 		return confirm;
-	}
-
-	private static String describeNack(String reason) {
-		if (reason == null) {
-			return "basic.nack (a queue refused it, e.g. x-overflow=reject-publish, or a broker error)";
-		}
-		if (reason.startsWith("Channel closed")) {
-			// Spring AMQP does not always pass on why, e.g. a missing exchange (404) closes the channel.
-			return reason + " before the confirm arrived (the connection was lost, or the broker closed the "
-					+ "channel, e.g. because the exchange does not exist: the connection factory logs why)";
-		}
-		return reason;
 	}
 
 	/**

@@ -45,6 +45,12 @@ public interface OutboxTransport {
 	 * transport's backed-off events due at once. Only other failures count towards
 	 * {@code outbox.retry.max-attempts}. The outbox treats a message not acknowledged within
 	 * {@code outbox.publish-timeout} this way whatever this method says.
+	 * <p>
+	 * A message whose acknowledgement was lost with the connection (the connection or channel closed
+	 * while it was pending, so the broker may or may not have it) belongs here too, however the client
+	 * library reports it (RabbitMQ's client nacks every pending confirm): counted as the message's own
+	 * failure, one connection lost while a backlog drains after an outage could make the events in
+	 * flight {@code DEAD} and let the later events of their keys overtake them.
 	 * @param failure what {@link #send} threw or its future completed with
 	 * @return whether the broker is unavailable; {@code false} by default, so that every failure counts
 	 */

@@ -153,9 +153,9 @@ class OutboxRabbitAutoConfigurationTests {
 			CompletableFuture<?> sent = context.getBean(RabbitOutboxTransport.class)
 				.send(message(exchange + "/anything"));
 			assertThatExceptionOfType(ExecutionException.class).isThrownBy(() -> sent.get(10, TimeUnit.SECONDS))
-				.withCauseInstanceOf(RabbitPublishException.class)
+				.withCauseInstanceOf(RabbitChannelClosedException.class)
 				.withMessageContaining("exchange '" + exchange + "'")
-				.withMessageContaining("was not acknowledged by the broker");
+				.withMessageContaining("NOT_FOUND - no exchange");
 			assertThat(RabbitTestBroker.exchangeExists(exchange)).isFalse();
 		});
 	}

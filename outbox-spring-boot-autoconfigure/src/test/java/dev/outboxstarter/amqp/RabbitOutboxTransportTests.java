@@ -1,23 +1,33 @@
 package dev.outboxstarter.amqp;
 
+import java.net.SocketException;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.Map;
 import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
 
 import dev.outboxstarter.spi.OutboxMessage;
 import dev.outboxstarter.testsupport.RabbitTestBroker;
+import dev.outboxstarter.testsupport.RabbitTestBroker.QueueRecorder;
 import dev.outboxstarter.testsupport.SendFailure;
 import dev.outboxstarter.testsupport.TcpForwarder;
 import org.junit.jupiter.api.Test;
 
+import org.springframework.amqp.AmqpIOException;
 import org.springframework.amqp.rabbit.connection.CachingConnectionFactory;
 import org.springframework.amqp.rabbit.connection.CachingConnectionFactory.ConfirmType;
 import org.springframework.amqp.rabbit.core.RabbitTemplate;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.catchThrowableOfType;
+import static org.awaitility.Awaitility.await;
 
 /**
- * Which of a real RabbitMQ publisher's failures the transport reports as the broker being unavailable.
+ * Which of a real RabbitMQ publisher's failures the transport reports as the broker being unavailable,
+ * and which as the message's own.
  */
 class RabbitOutboxTransportTests {
 
@@ -35,6 +45,70 @@ class RabbitOutboxTransportTests {
 			finally {
 				connections.destroy();
 			}
+		}
+	}
+
+	@Test
+	void messageWhoseConfirmIsPendingWhenTheConnectionIsLostIsUnavailable() throws Exception {
+		QueueRecorder queue = RabbitTestBroker.record(RabbitTestBroker.uniqueQueue("transport-connection-lost"), "", "",
+				Map.of());
+		try (TcpForwarder forwarder = TcpForwarder.onFreePort(RabbitTestBroker.address())) {
+			forwarder.open(RabbitTestBroker.withholdingPublisherConfirms());
+			CachingConnectionFactory connections = connections(forwarder.port());
+			try {
+				RabbitOutboxTransport transport = new RabbitOutboxTransport(new RabbitTemplate(connections));
+				CompletableFuture<?> confirmed = transport.send(message("/" + queue.queue()));
+				// The broker has the message; its confirm is pending when the connection is lost.
+				await().atMost(Duration.ofSeconds(30)).until(() -> !queue.poll().isEmpty());
+				assertThat(confirmed).isNotDone();
+
+				forwarder.close();
+
+				Throwable failure = catchThrowableOfType(ExecutionException.class,
+						() -> confirmed.get(30, TimeUnit.SECONDS)).getCause();
+				assertThat(transport.isUnavailable(failure)).as("unavailable: %s", failure).isTrue();
+				assertThat(transport.isPermanent(failure)).isFalse();
+				assertThat(failure).hasMessageContaining("its channel closed before the broker confirmed it");
+			}
+			finally {
+				connections.destroy();
+			}
+		}
+		finally {
+			queue.close();
+		}
+	}
+
+	@Test
+	void messageTheBrokerRefusesWithANackIsItsOwnFailure() throws Exception {
+		QueueRecorder refusing = RabbitTestBroker.record(RabbitTestBroker.uniqueQueue("transport-refusing"), "", "",
+				Map.of("x-max-length", 0, "x-overflow", "reject-publish"));
+		CachingConnectionFactory connections = connections(RabbitTestBroker.PORT);
+		try {
+			RabbitOutboxTransport transport = new RabbitOutboxTransport(new RabbitTemplate(connections));
+
+			Throwable failure = SendFailure.of(transport, message("/" + refusing.queue()));
+
+			assertThat(failure).hasMessageContaining("was not acknowledged by the broker");
+			assertThat(transport.isUnavailable(failure)).isFalse();
+		}
+		finally {
+			connections.destroy();
+			refusing.close();
+		}
+	}
+
+	@Test
+	void sendThatFailsWritingToALostConnectionIsUnavailable() {
+		CachingConnectionFactory connections = connections(RabbitTestBroker.PORT);
+		try {
+			RabbitOutboxTransport transport = new RabbitOutboxTransport(new RabbitTemplate(connections));
+
+			// What RabbitTemplate.send throws when the socket breaks under a publish.
+			assertThat(transport.isUnavailable(new AmqpIOException(new SocketException("Broken pipe")))).isTrue();
+		}
+		finally {
+			connections.destroy();
 		}
 	}
 

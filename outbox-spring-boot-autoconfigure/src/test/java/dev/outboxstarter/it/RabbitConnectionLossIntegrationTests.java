@@ -2,6 +2,10 @@ package dev.outboxstarter.it;
 
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
@@ -36,22 +40,28 @@ import static org.awaitility.Awaitility.await;
 /**
  * The application's RabbitMQ connection is cut while events are being published (it goes through a
  * forwarding port that is closed, then opened again): every committed event still reaches the
- * consumer's queue, which is on a connection of its own.
+ * consumer's queue, which is on a connection of its own, and no event ends DEAD for it.
  */
 @SpringBootTest(classes = OrdersTestApplication.class,
 		properties = { "test.exchange=" + RabbitConnectionLossIntegrationTests.EXCHANGE,
 				"outbox.table-name=" + RabbitConnectionLossIntegrationTests.TABLE,
 				"outbox.rabbit.enabled=true", "spring.rabbitmq.publisher-confirm-type=correlated",
 				"spring.rabbitmq.publisher-returns=true",
-				"spring.rabbitmq.connection-timeout=2s", "outbox.publish-timeout=3s", "outbox.relay.poll-interval=100ms",
+				"spring.rabbitmq.connection-timeout=2s", "outbox.publish-timeout=30s", "outbox.relay.poll-interval=100ms",
 				"outbox.fast-path.grace-period=1s", "outbox.retry.initial-delay=100ms", "outbox.retry.max-delay=500ms",
-				"outbox.retry.max-attempts=3" })
+				"outbox.retry.max-attempts=" + RabbitConnectionLossIntegrationTests.MAX_ATTEMPTS })
 @DirtiesContext
 class RabbitConnectionLossIntegrationTests {
 
 	static final String EXCHANGE = "it-rabbit-connection-loss";
 
 	static final String TABLE = "outbox_it_rabbit_connection_loss";
+
+	/**
+	 * Few, so that attempts pile up to it quickly; a lost connection must not make an event DEAD however
+	 * many attempts it has behind it.
+	 */
+	static final int MAX_ATTEMPTS = 2;
 
 	/**
 	 * Bounds the burst, should the test go wrong: far beyond what the outage's steps let through. On a
@@ -61,6 +71,10 @@ class RabbitConnectionLossIntegrationTests {
 
 	/** Several events per commit, so that more messages are in flight when the connection is cut. */
 	private static final int EVENTS_PER_ORDER = 5;
+
+	private static final int FLAPPING_KEYS = 4;
+
+	private static final int FLAPPING_EVENTS_PER_KEY = 5;
 
 	private static final TcpForwarder broker = TcpForwarder.onFreePort(RabbitTestBroker.address());
 
@@ -144,6 +158,49 @@ class RabbitConnectionLossIntegrationTests {
 	}
 
 	/**
+	 * Each key's first event has every attempt but one behind it, from an outage, and is in flight when
+	 * the connection is lost again while the broker comes back: the broker has the message, and its
+	 * confirm is lost with the connection. That is the connection's failure, not the event's: no event
+	 * ends DEAD, and every key's events arrive, in order.
+	 */
+	@Test
+	void confirmsLostWithTheConnectionNeitherKillEventsNorReorderTheirKeys() {
+		String prefix = "flap-" + UUID.randomUUID().toString().substring(0, 8);
+		broker.close();
+		Map<String, List<String>> committed = new LinkedHashMap<>();
+		for (int number = 0; number < FLAPPING_EVENTS_PER_KEY; number++) {
+			List<FlappingEvent> events = new ArrayList<>();
+			for (int key = 0; key < FLAPPING_KEYS; key++) {
+				FlappingEvent event = new FlappingEvent(prefix + "-" + key, number);
+				events.add(event);
+				committed.computeIfAbsent(event.key(), (name) -> new ArrayList<>()).add(event.json());
+			}
+			this.orders.place(prefix, events.toArray());
+		}
+		awaitAtMost(30).until(() -> keysWhoseFirstEventHasAttempts(prefix, MAX_ATTEMPTS - 1) == FLAPPING_KEYS);
+
+		broker.open(RabbitTestBroker.withholdingPublisherConfirms());
+		awaitAtMost(30).pollInterval(Duration.ofMillis(20)).until(() -> !arrivals(prefix).isEmpty());
+		broker.close();
+		broker.open();
+
+		awaitAtMost(60).pollInterval(Duration.ofMillis(100)).until(() -> this.jdbc.queryForObject(
+				"SELECT COUNT(*) FROM " + TABLE + " WHERE status = 'PENDING' AND payload LIKE ?", Integer.class,
+				"%" + prefix + "%") == 0);
+		assertThat(this.jdbc.queryForList("SELECT payload, attempts, last_error FROM " + TABLE
+				+ " WHERE status = 'DEAD' AND payload LIKE ?", "%" + prefix + "%")).as("DEAD events").isEmpty();
+		Map<String, String> keyOfBody = new HashMap<>();
+		committed.forEach((key, bodies) -> bodies.forEach((body) -> keyOfBody.put(body, key)));
+		Map<String, List<String>> firstArrivals = new LinkedHashMap<>();
+		arrivals(prefix).stream()
+			.distinct()
+			.forEach((body) -> firstArrivals.computeIfAbsent(keyOfBody.get(body), (key) -> new ArrayList<>())
+				.add(body));
+		assertThat(firstArrivals).as("each key's events in the order of their first arrival")
+			.containsExactlyInAnyOrderEntriesOf(committed);
+	}
+
+	/**
 	 * Waits without taking over other threads' uncaught exceptions: while the connection is cut, Spring
 	 * AMQP's channel executor may throw one (a channel it returns to its cache cannot reconnect), which
 	 * is noise, not a lost message.
@@ -160,11 +217,36 @@ class RabbitConnectionLossIntegrationTests {
 			.collect(Collectors.toSet());
 	}
 
+	private List<String> arrivals(String prefix) {
+		return queue.poll()
+			.stream()
+			.map((message) -> new String(message.getBody(), StandardCharsets.UTF_8))
+			.filter((body) -> body.contains(prefix))
+			.toList();
+	}
+
+	private int keysWhoseFirstEventHasAttempts(String prefix, int attempts) {
+		// Only a key's first pending event is ever sent, so only it has attempts.
+		return this.jdbc.queryForObject("SELECT COUNT(DISTINCT message_key) FROM " + TABLE
+				+ " WHERE status = 'PENDING' AND attempts >= ? AND payload LIKE ?", Integer.class, attempts,
+				"%" + prefix + "%");
+	}
+
 	private int failedAttempts(String prefix) {
 		return this.jdbc.queryForObject("SELECT COUNT(*) FROM " + TABLE + " WHERE attempts > 0 AND payload LIKE ?",
 				Integer.class, "%" + prefix + "%");
 	}
 
+
+	@OutboxEvent(transport = "rabbit", destination = "${test.exchange}/burst", key = "key")
+	record FlappingEvent(String key, int number) {
+
+		/** The body a consumer receives for it. */
+		String json() {
+			return "{\"key\":\"" + this.key + "\",\"number\":" + this.number + "}";
+		}
+
+	}
 
 	@OutboxEvent(transport = "rabbit", destination = "${test.exchange}/burst")
 	record BurstEvent(String customer, int line) {

@@ -1,6 +1,9 @@
 package dev.outboxstarter.testsupport;
 
+import java.io.DataInputStream;
+import java.io.EOFException;
 import java.io.IOException;
+import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -13,6 +16,7 @@ import com.rabbitmq.client.Channel;
 import com.rabbitmq.client.Connection;
 import com.rabbitmq.client.ConnectionFactory;
 import com.rabbitmq.client.ShutdownSignalException;
+import com.rabbitmq.client.impl.AMQImpl;
 
 import org.springframework.amqp.core.Message;
 import org.springframework.amqp.rabbit.connection.CachingConnectionFactory;
@@ -51,6 +55,47 @@ public final class RabbitTestBroker {
 	 */
 	public static String address() {
 		return HOST + ":" + PORT;
+	}
+
+	/**
+	 * What a {@link TcpForwarder} in front of the broker passes on to the client: everything up to the
+	 * first publisher confirm ({@code basic.ack} or {@code basic.nack}), and nothing from there on. The
+	 * client connects, opens channels and publishes as usual, the broker takes the messages, but their
+	 * confirms never arrive: they are pending until the connection is cut.
+	 * @return the relay, for {@link TcpForwarder#open(TcpForwarder.Relay)}
+	 */
+	public static TcpForwarder.Relay withholdingPublisherConfirms() {
+		return (in, out) -> {
+			// AMQP 0-9-1 frames: type (1 = method), channel, payload size, payload, frame end. A method's
+			// payload starts with its class id and method id.
+			DataInputStream frames = new DataInputStream(in);
+			boolean withholding = false;
+			while (true) {
+				byte[] header = new byte[7];
+				try {
+					frames.readFully(header);
+				}
+				catch (EOFException ex) {
+					return;
+				}
+				int type = header[0];
+				int size = ByteBuffer.wrap(header, 3, 4).getInt();
+				byte[] payloadAndEnd = new byte[size + 1];
+				frames.readFully(payloadAndEnd);
+				if (type == AMQP.FRAME_METHOD && size >= 4) {
+					ByteBuffer method = ByteBuffer.wrap(payloadAndEnd, 0, 4);
+					int classId = method.getShort();
+					int methodId = method.getShort();
+					withholding |= classId == AMQImpl.Basic.INDEX
+							&& (methodId == AMQImpl.Basic.Ack.INDEX || methodId == AMQImpl.Basic.Nack.INDEX);
+				}
+				if (!withholding) {
+					out.write(header);
+					out.write(payloadAndEnd);
+					out.flush();
+				}
+			}
+		};
 	}
 
 	/**

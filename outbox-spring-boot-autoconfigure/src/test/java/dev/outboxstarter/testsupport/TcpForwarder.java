@@ -27,6 +27,8 @@ public final class TcpForwarder implements AutoCloseable {
 
 	private volatile ServerSocket server;
 
+	private volatile Relay fromTarget = Relay.ALL;
+
 	/**
 	 * @param port the port to listen on
 	 * @param target {@code host:port} to forward to
@@ -72,6 +74,16 @@ public final class TcpForwarder implements AutoCloseable {
 	 * Starts accepting and forwarding connections, unless it does already.
 	 */
 	public synchronized void open() {
+		open(Relay.ALL);
+	}
+
+	/**
+	 * Starts accepting connections, unless it does already, and forwards what the target sends on
+	 * those it accepts from now on through the given relay; what clients send is forwarded as it is.
+	 * @param fromTarget what to pass on of what the target sends
+	 */
+	public synchronized void open(Relay fromTarget) {
+		this.fromTarget = fromTarget;
 		if (this.server != null) {
 			return;
 		}
@@ -109,8 +121,8 @@ public final class TcpForwarder implements AutoCloseable {
 				Socket target = new Socket(this.targetHost, this.targetPort);
 				this.sockets.add(client);
 				this.sockets.add(target);
-				pump(client, target);
-				pump(target, client);
+				pump(client, target, Relay.ALL);
+				pump(target, client, this.fromTarget);
 			}
 			catch (IOException ex) {
 				// Closed, or the target refused: the client sees its connection dropped.
@@ -118,15 +130,10 @@ public final class TcpForwarder implements AutoCloseable {
 		}
 	}
 
-	private void pump(Socket from, Socket to) {
+	private void pump(Socket from, Socket to, Relay relay) {
 		Thread thread = new Thread(() -> {
-			byte[] buffer = new byte[16384];
 			try (InputStream in = from.getInputStream(); OutputStream out = to.getOutputStream()) {
-				int read;
-				while ((read = in.read(buffer)) >= 0) {
-					out.write(buffer, 0, read);
-					out.flush();
-				}
+				relay.copy(in, out);
 			}
 			catch (IOException ex) {
 				// Connection cut.
@@ -138,6 +145,32 @@ public final class TcpForwarder implements AutoCloseable {
 		}, "tcp-forwarder-pump");
 		thread.setDaemon(true);
 		thread.start();
+	}
+
+	/**
+	 * Copies one direction of a forwarded connection until it ends, passing on what it chooses to.
+	 */
+	@FunctionalInterface
+	public interface Relay {
+
+		/** Passes everything on as it arrives. */
+		Relay ALL = (in, out) -> {
+			byte[] buffer = new byte[16384];
+			int read;
+			while ((read = in.read(buffer)) >= 0) {
+				out.write(buffer, 0, read);
+				out.flush();
+			}
+		};
+
+		/**
+		 * Reads until the end of the stream, writing what it passes on.
+		 * @param in what the sender sent
+		 * @param out the receiver
+		 * @throws IOException when the connection is cut
+		 */
+		void copy(InputStream in, OutputStream out) throws IOException;
+
 	}
 
 	private static void closeQuietly(AutoCloseable closeable) {
