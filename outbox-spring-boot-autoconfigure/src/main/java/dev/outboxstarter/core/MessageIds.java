@@ -131,7 +131,8 @@ final class MessageIds {
 				return new MessageId(null, text(id));
 			}
 			if (headers.get(KAFKA_CLOUD_EVENT_ID) != null) {
-				return new MessageId(text(headers.get(KAFKA_CLOUD_EVENT_SOURCE)), text(headers.get(KAFKA_CLOUD_EVENT_ID)));
+				return new MessageId(text(headers.get(KAFKA_CLOUD_EVENT_SOURCE)),
+						text(headers.get(KAFKA_CLOUD_EVENT_ID)));
 			}
 			return new MessageId(text(headers.get(AMQP_CLOUD_EVENT_SOURCE)), text(headers.get(AMQP_CLOUD_EVENT_ID)));
 		});

@@ -61,7 +61,7 @@ class TransactionalInbox implements Inbox {
 	public boolean process(String consumer, @Nullable String source, @Nullable String messageId,
 			InboxHandler handler) throws Exception {
 		String id = checkedId(consumer, messageId);
-		String idSource = checkedSource(consumer, source);
+		String idSource = (id != null) ? checkedSource(consumer, source) : InboxStore.NO_SOURCE;
 		TransactionStatus transaction = this.transactionManager
 			.getTransaction(new DefaultTransactionDefinition(TransactionDefinition.PROPAGATION_REQUIRED));
 		boolean processed;
