@@ -36,9 +36,9 @@ class IdempotentConsumerInterceptor implements MethodInterceptor {
 	@Override
 	public @Nullable Object invoke(MethodInvocation invocation) throws Throwable {
 		Target target = this.targets.computeIfAbsent(invocation.getMethod(), IdempotentConsumerInterceptor::target);
-		String messageId = MessageIds.of(invocation.getArguments()[target.messageArgument()]);
+		MessageIds.MessageId messageId = MessageIds.of(invocation.getArguments()[target.messageArgument()]);
 		Object[] result = new Object[1];
-		this.inbox.getObject().process(target.consumer(), messageId, () -> {
+		this.inbox.getObject().process(target.consumer(), messageId.source(), messageId.id(), () -> {
 			try {
 				result[0] = invocation.proceed();
 			}

@@ -13,19 +13,27 @@ import org.jspecify.annotations.Nullable;
 import org.springframework.util.ClassUtils;
 
 /**
- * Reads the outbox message id from the argument of a listener method that carries the message with
- * its headers: a Kafka {@code ConsumerRecord}, a Spring AMQP {@code Message} (the
- * {@code outbox-message-id} header, or the message id the RabbitMQ transport sets to the same value)
- * or a Spring {@code Message}. A CloudEvent's id is its message id too: the {@code ce_id} header of
- * the Kafka binding and the {@code cloudEvents:id} application property of the AMQP binding, so a
- * consumer deduplicates CloudEvents of any producer, not only the outbox's (whose CloudEvents carry
- * both ids, equal).
+ * Reads the message id, and the source it is unique in, from the argument of a listener method that
+ * carries the message with its headers: a Kafka {@code ConsumerRecord}, a Spring AMQP {@code Message}
+ * (the {@code outbox-message-id} header, or the message id the RabbitMQ transport sets to the same
+ * value) or a Spring {@code Message}. The outbox's id is unique everywhere and has no source. A
+ * CloudEvent's id is its message id too, unique only within its source: the {@code ce_id} and
+ * {@code ce_source} headers of the Kafka binding, the {@code cloudEvents:id} and
+ * {@code cloudEvents:source} application properties of the AMQP binding. So a consumer deduplicates
+ * CloudEvents of any producer, not only the outbox's (whose CloudEvents carry both ids, equal, and are
+ * read by the outbox's).
  */
 final class MessageIds {
 
 	private static final String KAFKA_CLOUD_EVENT_ID = "ce_id";
 
+	private static final String KAFKA_CLOUD_EVENT_SOURCE = "ce_source";
+
 	private static final String AMQP_CLOUD_EVENT_ID = "cloudEvents:id";
+
+	private static final String AMQP_CLOUD_EVENT_SOURCE = "cloudEvents:source";
+
+	private static final MessageId NONE = new MessageId(null, null);
 
 	private static final List<Reader> READERS = readers();
 
@@ -57,17 +65,17 @@ final class MessageIds {
 	}
 
 	/**
-	 * Reads the message id.
+	 * Reads the message id and its source.
 	 * @param message the argument that carries the message
-	 * @return the id, or {@code null} when the message has none
+	 * @return the id and source, each {@code null} when the message has none
 	 */
-	static @Nullable String of(Object message) {
+	static MessageId of(Object message) {
 		for (Reader reader : READERS) {
 			if (reader.type().isInstance(message)) {
 				return reader.read(message);
 			}
 		}
-		return null;
+		return NONE;
 	}
 
 	private static List<Reader> readers() {
@@ -84,7 +92,11 @@ final class MessageIds {
 		return new Reader(org.apache.kafka.clients.consumer.ConsumerRecord.class, (message) -> {
 			var headers = ((org.apache.kafka.clients.consumer.ConsumerRecord<?, ?>) message).headers();
 			String id = kafkaHeader(headers, OutboxHeaders.MESSAGE_ID);
-			return (id != null) ? id : kafkaHeader(headers, KAFKA_CLOUD_EVENT_ID);
+			if (id != null) {
+				return new MessageId(null, id);
+			}
+			return new MessageId(kafkaHeader(headers, KAFKA_CLOUD_EVENT_SOURCE),
+					kafkaHeader(headers, KAFKA_CLOUD_EVENT_ID));
 		});
 	}
 
@@ -99,34 +111,52 @@ final class MessageIds {
 		}
 		return new Reader(org.springframework.amqp.core.Message.class, (message) -> {
 			var properties = ((org.springframework.amqp.core.Message) message).getMessageProperties();
-			Object header = properties.getHeader(OutboxHeaders.MESSAGE_ID);
-			if (header == null) {
-				header = properties.getHeader(AMQP_CLOUD_EVENT_ID);
+			Object id = properties.getHeader(OutboxHeaders.MESSAGE_ID);
+			if (id != null) {
+				return new MessageId(null, id.toString());
 			}
-			return (header != null) ? header.toString() : properties.getMessageId();
+			Object cloudEventId = properties.getHeader(AMQP_CLOUD_EVENT_ID);
+			if (cloudEventId != null) {
+				return new MessageId(text(properties.getHeader(AMQP_CLOUD_EVENT_SOURCE)), cloudEventId.toString());
+			}
+			return new MessageId(null, properties.getMessageId());
 		});
 	}
 
 	private static Reader springMessage() {
 		return new Reader(org.springframework.messaging.Message.class, (message) -> {
 			var headers = ((org.springframework.messaging.Message<?>) message).getHeaders();
-			Object header = headers.get(OutboxHeaders.MESSAGE_ID);
-			if (header == null) {
-				header = headers.get(KAFKA_CLOUD_EVENT_ID);
+			Object id = headers.get(OutboxHeaders.MESSAGE_ID);
+			if (id != null) {
+				return new MessageId(null, text(id));
 			}
-			if (header == null) {
-				header = headers.get(AMQP_CLOUD_EVENT_ID);
+			if (headers.get(KAFKA_CLOUD_EVENT_ID) != null) {
+				return new MessageId(text(headers.get(KAFKA_CLOUD_EVENT_SOURCE)),
+						text(headers.get(KAFKA_CLOUD_EVENT_ID)));
 			}
-			if (header instanceof byte[] bytes) {
-				return new String(bytes, StandardCharsets.UTF_8);
-			}
-			return (header != null) ? header.toString() : null;
+			return new MessageId(text(headers.get(AMQP_CLOUD_EVENT_SOURCE)), text(headers.get(AMQP_CLOUD_EVENT_ID)));
 		});
 	}
 
-	private record Reader(Class<?> type, Function<Object, @Nullable String> reader) {
+	private static @Nullable String text(@Nullable Object header) {
+		if (header instanceof byte[] bytes) {
+			return new String(bytes, StandardCharsets.UTF_8);
+		}
+		return (header != null) ? header.toString() : null;
+	}
 
-		@Nullable String read(Object message) {
+	/**
+	 * A message's id and the source it is unique in.
+	 *
+	 * @param source the CloudEvents source, {@code null} for an id unique everywhere (the outbox's)
+	 * @param id the id, {@code null} when the message has none
+	 */
+	record MessageId(@Nullable String source, @Nullable String id) {
+	}
+
+	private record Reader(Class<?> type, Function<Object, MessageId> reader) {
+
+		MessageId read(Object message) {
 			return this.reader.apply(message);
 		}
 

@@ -1,5 +1,6 @@
 package dev.outboxstarter.core;
 
+import java.nio.charset.StandardCharsets;
 import java.util.List;
 
 import javax.sql.DataSource;
@@ -57,8 +58,10 @@ class TransactionalInbox implements Inbox {
 	}
 
 	@Override
-	public boolean process(String consumer, @Nullable String messageId, InboxHandler handler) throws Exception {
+	public boolean process(String consumer, @Nullable String source, @Nullable String messageId,
+			InboxHandler handler) throws Exception {
 		String id = checkedId(consumer, messageId);
+		String idSource = (id != null) ? checkedSource(consumer, source) : InboxStore.NO_SOURCE;
 		TransactionStatus transaction = this.transactionManager
 			.getTransaction(new DefaultTransactionDefinition(TransactionDefinition.PROPAGATION_REQUIRED));
 		boolean processed;
@@ -68,7 +71,7 @@ class TransactionalInbox implements Inbox {
 						+ "does not use the inbox's DataSource, so its insert would not commit with the handler: "
 						+ "use the DataSource's (or JPA) transaction manager");
 			}
-			processed = (id == null) || this.store.insertIfAbsent(consumer, id);
+			processed = (id == null) || this.store.insertIfAbsent(consumer, idSource, id);
 			if (processed) {
 				handler.handle();
 			}
@@ -87,7 +90,8 @@ class TransactionalInbox implements Inbox {
 			}
 		}
 		if (!processed && logger.isDebugEnabled()) {
-			logger.debug("Consumer '" + consumer + "' skipped message " + id + ": processed before");
+			logger.debug("Consumer '" + consumer + "' skipped message " + id
+					+ (idSource.isEmpty() ? "" : " of source " + idSource) + ": processed before");
 		}
 		return processed;
 	}
@@ -103,12 +107,25 @@ class TransactionalInbox implements Inbox {
 					+ "set outbox.inbox.missing-message-id=process "
 					+ "to process such messages without deduplication");
 		}
-		if (messageId.length() > InboxStore.MAX_ID_LENGTH) {
-			throw new MissingMessageIdException("Consumer '" + consumer + "' refused a message whose "
-					+ OutboxHeaders.MESSAGE_ID + " is " + messageId.length() + " characters long, more than the "
-					+ InboxStore.MAX_ID_LENGTH + " the inbox stores");
-		}
+		checkLength(consumer, "message id", messageId);
 		return messageId;
+	}
+
+	private String checkedSource(String consumer, @Nullable String source) {
+		if (source == null || source.isEmpty()) {
+			return InboxStore.NO_SOURCE;
+		}
+		checkLength(consumer, "source", source);
+		return source;
+	}
+
+	private static void checkLength(String consumer, String what, String value) {
+		int bytes = value.getBytes(StandardCharsets.UTF_8).length;
+		if (bytes > InboxStore.MAX_BYTES) {
+			throw new MissingMessageIdException("Consumer '" + consumer + "' refused a message whose " + what
+					+ " is " + bytes + " bytes long in UTF-8, more than the " + InboxStore.MAX_BYTES
+					+ " the inbox stores: it cannot be deduplicated");
+		}
 	}
 
 }

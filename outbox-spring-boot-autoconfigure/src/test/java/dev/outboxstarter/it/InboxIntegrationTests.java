@@ -63,6 +63,8 @@ class InboxIntegrationTests {
 
 	static final String CLOUDEVENTS_TOPIC = "it-inbox-cloudevents";
 
+	static final String CLOUDEVENT_SOURCES_TOPIC = "it-inbox-cloudevent-sources";
+
 	private static final JsonMapper json = new JsonMapper();
 
 	static {
@@ -71,6 +73,7 @@ class InboxIntegrationTests {
 		TestDatabase.POSTGRESQL.dropTable(EFFECTS);
 		TestKafka.createTopic(TOPIC, 3);
 		TestKafka.createTopic(CLOUDEVENTS_TOPIC, 1);
+		TestKafka.createTopic(CLOUDEVENT_SOURCES_TOPIC, 1);
 	}
 
 	@Autowired
@@ -90,6 +93,9 @@ class InboxIntegrationTests {
 
 	@Autowired
 	private Auditing auditing;
+
+	@Autowired
+	private SourcedAuditing sourcedAuditing;
 
 	@DynamicPropertySource
 	static void services(DynamicPropertyRegistry registry) {
@@ -172,10 +178,35 @@ class InboxIntegrationTests {
 		assertThat(this.auditing.delivered()).containsExactly(twice, once);
 	}
 
+	@Test
+	void cloudEventsOfTwoProducersWithTheSameIdAreTwoMessagesAndACopyOfEitherIsSkipped() throws Exception {
+		String id = "1001-" + UUID.randomUUID();
+		String last = "last-" + UUID.randomUUID();
+		try (KafkaProducer<String, CloudEvent> producer = new KafkaProducer<>(
+				Map.of(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, TestKafka.bootstrapServers()), new StringSerializer(),
+				new CloudEventSerializer())) {
+			producer.send(new ProducerRecord<>(CLOUDEVENT_SOURCES_TOPIC, cloudEvent(id, "/inventory"))).get();
+			producer.send(new ProducerRecord<>(CLOUDEVENT_SOURCES_TOPIC, cloudEvent(id, "/payments"))).get();
+			producer.send(new ProducerRecord<>(CLOUDEVENT_SOURCES_TOPIC, cloudEvent(id, "/payments"))).get();
+			producer.send(new ProducerRecord<>(CLOUDEVENT_SOURCES_TOPIC, cloudEvent(last, "/inventory"))).get();
+		}
+
+		await().atMost(Duration.ofSeconds(30))
+			.pollInterval(Duration.ofMillis(50))
+			.until(() -> this.outcomes.processed("audit-sources").contains(last));
+		assertThat(this.sourcedAuditing.delivered()).containsExactly("/inventory " + id, "/payments " + id,
+				"/inventory " + last);
+		assertThat(this.outcomes.duplicates("audit-sources")).containsExactly(id);
+	}
+
 	private static CloudEvent cloudEvent(String id) {
+		return cloudEvent(id, "/another-service");
+	}
+
+	private static CloudEvent cloudEvent(String id, String source) {
 		return CloudEventBuilder.v1()
 			.withId(id)
-			.withSource(URI.create("/another-service"))
+			.withSource(URI.create(source))
 			.withType("com.acme.audit.entry-recorded")
 			.withDataContentType("application/json")
 			.withData("{\"entry\":1}".getBytes(StandardCharsets.UTF_8))
@@ -236,6 +267,11 @@ class InboxIntegrationTests {
 			return new Auditing();
 		}
 
+		@Bean
+		SourcedAuditing sourcedAuditing() {
+			return new SourcedAuditing();
+		}
+
 	}
 
 	/** One consumer group; its effect fails once for customers named fail-once-*. */
@@ -287,6 +323,27 @@ class InboxIntegrationTests {
 		// Through a method: the test holds the class-based proxy, whose own fields are unused.
 		public List<String> delivered() {
 			return this.delivered;
+		}
+
+	}
+
+	/** Consumes CloudEvents of several producers, whose ids are unique only per source. */
+	static class SourcedAuditing {
+
+		private final List<String> delivered = new CopyOnWriteArrayList<>();
+
+		@KafkaListener(id = "inbox-audit-sources", topics = CLOUDEVENT_SOURCES_TOPIC, groupId = "inbox-audit-sources")
+		@IdempotentConsumer("audit-sources")
+		public void onEntry(ConsumerRecord<String, String> record) {
+			this.delivered.add(header(record, "ce_source") + " " + header(record, "ce_id"));
+		}
+
+		public List<String> delivered() {
+			return this.delivered;
+		}
+
+		private static String header(ConsumerRecord<String, String> record, String name) {
+			return new String(record.headers().lastHeader(name).value(), StandardCharsets.UTF_8);
 		}
 
 	}

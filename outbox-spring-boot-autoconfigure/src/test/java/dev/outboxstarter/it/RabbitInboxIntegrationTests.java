@@ -44,6 +44,8 @@ class RabbitInboxIntegrationTests {
 
 	static final String CLOUDEVENTS_QUEUE = "it-rabbit-inbox-cloudevents";
 
+	static final String CLOUDEVENT_SOURCES_QUEUE = "it-rabbit-inbox-cloudevent-sources";
+
 	static final String INBOX = "inbox_it_rabbit";
 
 	static {
@@ -51,6 +53,7 @@ class RabbitInboxIntegrationTests {
 		TestDatabase.POSTGRESQL.dropTable(INBOX);
 		RabbitTestBroker.deleteQueue(QUEUE);
 		RabbitTestBroker.deleteQueue(CLOUDEVENTS_QUEUE);
+		RabbitTestBroker.deleteQueue(CLOUDEVENT_SOURCES_QUEUE);
 	}
 
 	@Autowired
@@ -108,16 +111,43 @@ class RabbitInboxIntegrationTests {
 		assertThat(this.consumer.cloudEvents()).containsExactly(twice, once);
 	}
 
-	/** A CloudEvent in the AMQP binding's binary mode, with no outbox header and no AMQP message id. */
+	@Test
+	void cloudEventsOfTwoProducersWithTheSameIdAreTwoMessagesAndACopyOfEitherIsSkipped() {
+		String id = "1001-" + UUID.randomUUID();
+		String last = "last-" + UUID.randomUUID();
+		sendCloudEvent(CLOUDEVENT_SOURCES_QUEUE, id, "/inventory");
+		sendCloudEvent(CLOUDEVENT_SOURCES_QUEUE, id, "/payments");
+		sendCloudEvent(CLOUDEVENT_SOURCES_QUEUE, id, "/payments");
+		sendCloudEvent(CLOUDEVENT_SOURCES_QUEUE, last, "/inventory");
+
+		await().atMost(Duration.ofSeconds(20))
+			.until(() -> this.meters.find("outbox.inbox.processed").tag("consumer", "audit-sources").counter() != null
+					&& this.meters.get("outbox.inbox.processed").tag("consumer", "audit-sources").counter().count()
+							+ duplicates("audit-sources") >= 4);
+		assertThat(this.consumer.sourcedCloudEvents()).containsExactly("/inventory " + id, "/payments " + id,
+				"/inventory " + last);
+		assertThat(duplicates("audit-sources")).isEqualTo(1);
+	}
+
+	private double duplicates(String consumer) {
+		var counter = this.meters.find("outbox.inbox.duplicates").tag("consumer", consumer).counter();
+		return (counter != null) ? counter.count() : 0;
+	}
+
 	private void sendCloudEvent(String id) {
+		sendCloudEvent(CLOUDEVENTS_QUEUE, id, "/another-service");
+	}
+
+	/** A CloudEvent in the AMQP binding's binary mode, with no outbox header and no AMQP message id. */
+	private void sendCloudEvent(String queue, String id, String source) {
 		Message message = MessageBuilder.withBody("{\"entry\":1}".getBytes())
 			.setContentType("application/json")
 			.setHeader("cloudEvents:specversion", "1.0")
 			.setHeader("cloudEvents:id", id)
-			.setHeader("cloudEvents:source", "/another-service")
+			.setHeader("cloudEvents:source", source)
 			.setHeader("cloudEvents:type", "com.acme.audit.entry-recorded")
 			.build();
-		this.rabbit.send("", CLOUDEVENTS_QUEUE, message);
+		this.rabbit.send("", queue, message);
 	}
 
 	private void send(String messageId, String body) {
@@ -144,6 +174,8 @@ class RabbitInboxIntegrationTests {
 
 		private final List<String> cloudEvents = new CopyOnWriteArrayList<>();
 
+		private final List<String> sourcedCloudEvents = new CopyOnWriteArrayList<>();
+
 		@RabbitListener(queuesToDeclare = @Queue(QUEUE))
 		@IdempotentConsumer("invoicing")
 		public void onMessage(Message message) {
@@ -163,6 +195,17 @@ class RabbitInboxIntegrationTests {
 
 		public List<String> cloudEvents() {
 			return this.cloudEvents;
+		}
+
+		@RabbitListener(queuesToDeclare = @Queue(CLOUDEVENT_SOURCES_QUEUE))
+		@IdempotentConsumer("audit-sources")
+		public void onSourcedCloudEvent(Message message) {
+			this.sourcedCloudEvents.add(message.getMessageProperties().getHeader("cloudEvents:source") + " "
+					+ message.getMessageProperties().getHeader("cloudEvents:id"));
+		}
+
+		public List<String> sourcedCloudEvents() {
+			return this.sourcedCloudEvents;
 		}
 
 	}
