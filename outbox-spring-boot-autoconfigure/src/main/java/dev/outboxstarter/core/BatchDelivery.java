@@ -11,9 +11,11 @@ import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.function.Function;
+import java.util.stream.Collectors;
 
 import dev.outboxstarter.core.ClaimedEvent.OrderingKey;
 import dev.outboxstarter.spi.DeliveryResult;
@@ -39,6 +41,15 @@ import org.springframework.transaction.support.TransactionTemplate;
  * transport is unavailable. Either way it never makes the event {@code DEAD}, and the first
  * acknowledgement afterwards makes the events that waited due at once. A failure the transport says no
  * retry can get past (see {@link OutboxTransport#isPermanent}) makes the event {@code DEAD} at once.
+ * <p>
+ * A message not acknowledged when the batch stops waiting (the publish timeout passed, or the thread
+ * was interrupted) is still in flight: the transport may yet deliver it. That is not an attempt and
+ * says nothing about the broker, so its row is released unchanged but for a later due time, and this
+ * instance does not send it again while it is in flight (see {@link InFlightSends}): the batch that
+ * next claims it marks it published if it was acknowledged meanwhile, or records the failure as the
+ * attempt's. A transport that has no room for a message (its {@code send} throws
+ * {@link RejectedExecutionException}) is not asked again in the batch, and the message waits a first
+ * retry backoff without counting an attempt.
  */
 class BatchDelivery {
 
@@ -61,6 +72,8 @@ class BatchDelivery {
 	private final List<OutboxDeliveryListener> listeners;
 
 	private final Outages outages;
+
+	private final InFlightSends inFlight;
 
 	/**
 	 * Creates the delivery.
@@ -85,6 +98,9 @@ class BatchDelivery {
 		this.transactionTemplate = transactionTemplate;
 		this.listeners = List.copyOf(listeners);
 		this.outages = outages;
+		// Ample for the claim that follows the row's postponement by one publish timeout; a Kafka producer
+		// with the timeouts the outbox derives settles every send within two.
+		this.inFlight = new InFlightSends(publishTimeout.multipliedBy(10));
 	}
 
 	/**
@@ -105,12 +121,21 @@ class BatchDelivery {
 			this.store.markFailed(result.failedAttempts());
 			result.postponed.forEach((pause, events) -> this.store.postpone(ids(events),
 					pause.remainingAt(System.nanoTime()), notSentWhile(pause)));
+			if (!result.inFlight.isEmpty()) {
+				this.store.postpone(ids(result.inFlight), this.publishTimeout, stillInFlight());
+			}
+			result.noRoom.stream()
+				.collect(Collectors.groupingBy(ClaimedEvent::transport))
+				.forEach((transport, events) -> this.store.postpone(ids(events), this.retryPolicy.delayAfter(1),
+						noRoomIn(transport)));
 			result.claimed = claimed.size();
 			return result;
 		});
+		this.inFlight.pruneResolved();
 		if (outcome == null) {
 			return NOTHING_CLAIMED;
 		}
+		this.inFlight.recorded(outcome.recordedEarlierSends);
 		resumeWhatAcknowledgesAgain(outcome);
 		DeliveryResult result = new DeliveryResult(outcome.claimed, outcome.published.size(), outcome.failures.size());
 		// Only once the outcome is committed.
@@ -122,6 +147,7 @@ class BatchDelivery {
 			outcome.postponed.values()
 				.forEach((events) -> events
 					.forEach((event) -> listener.postponed(path, event.transport(), event.message())));
+			outcome.noRoom.forEach((event) -> listener.postponed(path, event.transport(), event.message()));
 			listener.delivered(path, result);
 		}
 		return result;
@@ -204,8 +230,8 @@ class BatchDelivery {
 		long deadline = System.nanoTime() + this.publishTimeout.toNanos();
 		Outcome outcome = new Outcome();
 		Set<OrderingKey> stoppedKeys = new HashSet<>();
-		List<ClaimedEvent> unsent = events;
-		while (!unsent.isEmpty() && System.nanoTime() < deadline) {
+		List<ClaimedEvent> unsent = recordEarlierSends(events, outcome, stoppedKeys);
+		while (!unsent.isEmpty() && System.nanoTime() < deadline && !outcome.interrupted) {
 			List<ClaimedEvent> round = new ArrayList<>(unsent.size());
 			List<ClaimedEvent> later = new ArrayList<>();
 			Set<OrderingKey> keysInRound = new HashSet<>();
@@ -226,6 +252,47 @@ class BatchDelivery {
 		}
 		recordUnavailableSends(outcome);
 		return outcome;
+	}
+
+	/**
+	 * Records the outcome of the claimed events this instance sent in an earlier batch that stopped
+	 * waiting for them, instead of sending them again: acknowledged since, they are published; failed
+	 * since, the failure is their attempt's; still in flight, they wait once more, and so do the later
+	 * events of their keys.
+	 * @return the events never sent, to send now
+	 */
+	private List<ClaimedEvent> recordEarlierSends(List<ClaimedEvent> events, Outcome outcome,
+			Set<OrderingKey> stoppedKeys) {
+		List<ClaimedEvent> unsent = null;
+		for (int i = 0; i < events.size(); i++) {
+			ClaimedEvent event = events.get(i);
+			InFlightSends.Send earlier = this.inFlight.get(event.message().id());
+			if (earlier == null) {
+				if (unsent != null) {
+					unsent.add(event);
+				}
+				continue;
+			}
+			if (unsent == null) {
+				unsent = new ArrayList<>(events.subList(0, i));
+			}
+			Instant acknowledgedAt = earlier.acknowledgedAt();
+			Throwable failure = earlier.failure();
+			if (acknowledgedAt != null) {
+				outcome.published.add(new Acknowledged(event, acknowledgedAt));
+				outcome.recordedEarlierSends.add(event.message().id());
+			}
+			else if (failure != null) {
+				failed(event, failure, outcome);
+				outcome.recordedEarlierSends.add(event.message().id());
+				stop(orderingKey(event), stoppedKeys);
+			}
+			else {
+				outcome.inFlight.add(event);
+				stop(orderingKey(event), stoppedKeys);
+			}
+		}
+		return (unsent != null) ? unsent : events;
 	}
 
 	/**
@@ -250,7 +317,8 @@ class BatchDelivery {
 		List<Sent> sent = new ArrayList<>(round.size());
 		for (ClaimedEvent event : round) {
 			OrderingKey key = orderingKey(event);
-			if ((key != null && stoppedKeys.contains(key)) || outcome.skips(event) || System.nanoTime() > deadline) {
+			if ((key != null && stoppedKeys.contains(key)) || outcome.skips(event) || System.nanoTime() > deadline
+					|| outcome.interrupted) {
 				continue;
 			}
 			OutboxTransport transport = this.transports.get(event.transport());
@@ -271,6 +339,11 @@ class BatchDelivery {
 			try {
 				sent.add(new Sent(event,
 						transport.send(event.message()).thenApply((acknowledgement) -> acknowledged(event))));
+			}
+			catch (RejectedExecutionException ex) {
+				outcome.noRoom.add(event);
+				outcome.fullTransports.add(event.transport());
+				stop(key, stoppedKeys);
 			}
 			catch (RuntimeException ex) {
 				failed(event, ex, outcome);
@@ -308,17 +381,27 @@ class BatchDelivery {
 			return true;
 		}
 		catch (TimeoutException ex) {
-			outcome.transportUnavailable(event,
-					"No acknowledgement within outbox.publish-timeout (" + this.publishTimeout + ")");
+			stillInFlight(message, outcome);
 		}
 		catch (ExecutionException ex) {
 			failed(event, ex.getCause(), outcome);
 		}
 		catch (InterruptedException ex) {
+			// Shutting down: nothing is known about the message, let alone that it failed.
 			Thread.currentThread().interrupt();
-			outcome.failed(event, "Interrupted while awaiting the acknowledgement");
+			outcome.interrupted = true;
+			stillInFlight(message, outcome);
 		}
 		return false;
+	}
+
+	/**
+	 * Neither an attempt nor a sign of an outage: a slow handler is as late as a broker that stopped
+	 * answering. What the send ends in decides, once it is known.
+	 */
+	private void stillInFlight(Sent message, Outcome outcome) {
+		outcome.inFlight.add(message.event());
+		this.inFlight.add(message.event().message().id(), message.acknowledgement());
 	}
 
 	/**
@@ -396,6 +479,15 @@ class BatchDelivery {
 		return events.stream().map((event) -> event.message().id()).toList();
 	}
 
+	private String stillInFlight() {
+		return "Sent, not acknowledged within outbox.publish-timeout (" + this.publishTimeout + "); not sent again "
+				+ "while this instance awaits its acknowledgement";
+	}
+
+	private static String noRoomIn(String transport) {
+		return "Not sent: transport '" + transport + "' had no room for it, its earlier messages not yet acknowledged";
+	}
+
 	private static String notSentWhile(Pause pause) {
 		return "Not sent: its destination is paused until " + pause.endsAt()
 				+ ", after it failed while the transport took messages to other destinations: " + pause.error();
@@ -452,10 +544,25 @@ class BatchDelivery {
 		/** Sends that failed as unavailable, recorded once every acknowledgement of the batch is in. */
 		private final List<UnavailableSend> unavailableSends = new ArrayList<>();
 
+		/** Sent and not acknowledged when the batch stopped waiting, or sent earlier and still in flight. */
+		private final List<ClaimedEvent> inFlight = new ArrayList<>();
+
+		/** Earlier sends whose outcome this batch records. */
+		private final List<UUID> recordedEarlierSends = new ArrayList<>();
+
+		/** Not sent: the transport had no room for them. */
+		private final List<ClaimedEvent> noRoom = new ArrayList<>();
+
+		/** Transports that had no room for a message, not asked again in this batch. */
+		private final Set<String> fullTransports = new HashSet<>();
+
+		/** Whether the thread was interrupted, which ends the batch. */
+		private boolean interrupted;
+
 		private int claimed;
 
 		boolean skips(ClaimedEvent event) {
-			return this.unavailableTransports.contains(event.transport())
+			return this.unavailableTransports.contains(event.transport()) || this.fullTransports.contains(event.transport())
 					|| (!this.unavailableDestinations.isEmpty()
 							&& this.unavailableDestinations.contains(Destination.of(event)));
 		}

@@ -64,8 +64,10 @@ public class OutboxProperties {
 	private final boolean deadEventBlocksKey;
 
 	/**
-	 * Longest time to send one batch and await all its acknowledgements. Messages not acknowledged by
-	 * then count as a failed attempt and are retried.
+	 * Longest time to send one batch and await all its acknowledgements, its rows locked meanwhile.
+	 * A message not acknowledged by then is still in flight: no attempt is counted, and this instance
+	 * does not send it again before its outcome is known. The Kafka producer's max.block.ms and
+	 * request.timeout.ms default to it, and its delivery.timeout.ms to twice it.
 	 */
 	private final Duration publishTimeout;
 

@@ -1,6 +1,7 @@
 package dev.outboxstarter.kafka;
 
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
@@ -103,19 +104,24 @@ class KafkaOutboxTransport implements OutboxTransport, DisposableBean {
 	 * <p>
 	 * The template logs nothing per failed send: the outbox records the failure in the event's row and
 	 * its metrics, and logs the outage of a broker once.
+	 * <p>
+	 * The producer's timeouts the application does not set follow the publish timeout (see
+	 * {@link ProducerTimeouts}).
 	 * @param producerFactory the application's producer factory
+	 * @param publishTimeout {@code outbox.publish-timeout}
 	 * @return the transport
-	 * @throws IllegalStateException when the producer has {@code acks=0}, or settings Kafka refuses,
-	 * naming the property to set
+	 * @throws IllegalStateException when the producer has {@code acks=0}, settings Kafka refuses, or
+	 * timeouts that cannot hold with the publish timeout, naming the property to set
 	 */
 	@SuppressWarnings("unchecked")
-	public static KafkaOutboxTransport on(ProducerFactory<?, ?> producerFactory) {
+	public static KafkaOutboxTransport on(ProducerFactory<?, ?> producerFactory, Duration publishTimeout) {
 		Map<String, Object> overrides = new HashMap<>();
 		overrides.put(ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, StringSerializer.class);
 		overrides.put(ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class);
 		if (!producerFactory.getConfigurationProperties().containsKey(ProducerConfig.LINGER_MS_CONFIG)) {
 			overrides.put(ProducerConfig.LINGER_MS_CONFIG, 0);
 		}
+		overrides.putAll(timeoutOverrides(producerFactory.getConfigurationProperties(), publishTimeout));
 		KafkaTemplate<String, byte[]> template = new KafkaTemplate<>((ProducerFactory<String, byte[]>) producerFactory,
 				overrides);
 		// The template's default listener logs every failed send at ERROR: through a broker outage, every
@@ -123,6 +129,10 @@ class KafkaOutboxTransport implements OutboxTransport, DisposableBean {
 		// logs an outage once.
 		template.setProducerListener(null);
 		return new KafkaOutboxTransport(template);
+	}
+
+	private static Map<String, Object> timeoutOverrides(Map<String, Object> configuration, Duration publishTimeout) {
+		return ProducerTimeouts.of(configuration, publishTimeout).overridesOf(configuration);
 	}
 
 	@Override

@@ -2,6 +2,7 @@ package dev.outboxstarter.kafka;
 
 import dev.outboxstarter.core.OutboxAutoConfiguration;
 import dev.outboxstarter.core.OutboxOperations;
+import dev.outboxstarter.core.OutboxProperties;
 
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
@@ -21,8 +22,8 @@ import org.springframework.kafka.core.ProducerFactory;
 final class OutboxKafkaAutoConfiguration {
 
 	@Bean
-	KafkaOutboxTransport kafkaOutboxTransport(ProducerFactory<?, ?> producerFactory) {
-		return KafkaOutboxTransport.on(producerFactory);
+	KafkaOutboxTransport kafkaOutboxTransport(ProducerFactory<?, ?> producerFactory, OutboxProperties properties) {
+		return KafkaOutboxTransport.on(producerFactory, properties.getPublishTimeout());
 	}
 
 }

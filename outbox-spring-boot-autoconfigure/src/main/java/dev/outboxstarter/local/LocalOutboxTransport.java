@@ -1,8 +1,10 @@
 package dev.outboxstarter.local;
 
+import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
 
 import dev.outboxstarter.OutboxHandler;
 import dev.outboxstarter.spi.OutboxMessage;
@@ -22,6 +24,13 @@ import org.springframework.transaction.support.TransactionTemplate;
  * Handlers run one at a time on a thread of their own, in the order the outbox sends them (so per-key
  * order holds), and outside the outbox's claim transaction, whose locks and connection stay out of the
  * handler's way.
+ * <p>
+ * The events waiting for the handler thread are bounded. A handler slower than the publish timeout
+ * leaves its batch's last events waiting there after the batch stopped waiting for them; the outbox
+ * does not send those again, but the batches after it send new ones. Once the queue is full,
+ * {@link #send} refuses with a {@link RejectedExecutionException}: the outbox leaves that event and
+ * the batch's other local events pending, without counting an attempt, and sends them again once a
+ * retry backoff has passed. A slow handler is not an unavailable transport.
  */
 class LocalOutboxTransport implements OutboxTransport, DisposableBean {
 
@@ -34,11 +43,7 @@ class LocalOutboxTransport implements OutboxTransport, DisposableBean {
 
 	private final JsonMapper json;
 
-	private final ExecutorService executor = Executors.newSingleThreadExecutor((task) -> {
-		Thread thread = new Thread(task, "outbox-local");
-		thread.setDaemon(true);
-		return thread;
-	});
+	private final ThreadPoolExecutor executor;
 
 	private volatile TransactionTemplate transactionTemplate;
 
@@ -47,12 +52,19 @@ class LocalOutboxTransport implements OutboxTransport, DisposableBean {
 	 * @param handlers the handler methods
 	 * @param transactionManager the application's transaction manager (the unique or primary one)
 	 * @param json reads events back from their JSON
+	 * @param capacity the most events that wait for the handler thread
 	 */
 	public LocalOutboxTransport(LocalHandlerMethods handlers, ObjectProvider<PlatformTransactionManager> transactionManager,
-			JsonMapper json) {
+			JsonMapper json, int capacity) {
 		this.handlers = handlers;
 		this.transactionManager = transactionManager;
 		this.json = json;
+		this.executor = new ThreadPoolExecutor(1, 1, 0, TimeUnit.MILLISECONDS, new ArrayBlockingQueue<>(capacity),
+				(task) -> {
+					Thread thread = new Thread(task, "outbox-local");
+					thread.setDaemon(true);
+					return thread;
+				});
 	}
 
 	@Override
@@ -60,6 +72,10 @@ class LocalOutboxTransport implements OutboxTransport, DisposableBean {
 		return NAME;
 	}
 
+	/**
+	 * Queues the event for its handler.
+	 * @throws RejectedExecutionException when the queue is full
+	 */
 	@Override
 	public CompletableFuture<?> send(OutboxMessage message) {
 		LocalHandlerMethod handler = this.handlers.get(message.destination());

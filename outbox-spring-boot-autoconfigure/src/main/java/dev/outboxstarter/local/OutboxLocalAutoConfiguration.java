@@ -2,6 +2,7 @@ package dev.outboxstarter.local;
 
 import dev.outboxstarter.core.OutboxAutoConfiguration;
 import dev.outboxstarter.core.OutboxOperations;
+import dev.outboxstarter.core.OutboxProperties;
 import tools.jackson.databind.json.JsonMapper;
 
 import org.springframework.beans.factory.ObjectProvider;
@@ -25,10 +26,17 @@ final class OutboxLocalAutoConfiguration {
 		return new LocalHandlerMethods();
 	}
 
+	/**
+	 * The transport, with room for a full batch of each fast-path thread and of the relay: more events
+	 * wait for the handlers only once a handler is slower than the publish timeout.
+	 */
 	@Bean
 	LocalOutboxTransport localOutboxTransport(LocalHandlerMethods handlers,
-			ObjectProvider<PlatformTransactionManager> transactionManager, ObjectProvider<JsonMapper> json) {
-		return new LocalOutboxTransport(handlers, transactionManager, json.getIfAvailable(JsonMapper::new));
+			ObjectProvider<PlatformTransactionManager> transactionManager, ObjectProvider<JsonMapper> json,
+			OutboxProperties properties) {
+		OutboxProperties.FastPath fastPath = properties.getFastPath();
+		int capacity = fastPath.getBatchSize() * fastPath.getThreads() + properties.getRelay().getBatchSize();
+		return new LocalOutboxTransport(handlers, transactionManager, json.getIfAvailable(JsonMapper::new), capacity);
 	}
 
 }

@@ -31,8 +31,9 @@ public interface OutboxDeliveryListener {
 
 	/**
 	 * An event was not sent because its destination is paused (it failed as unavailable while its
-	 * transport took messages to other destinations), and waits until the pause is over. That is not an
-	 * attempt: the event's attempts are unchanged, and {@link #failed} is not called for it.
+	 * transport took messages to other destinations), and waits until the pause is over, or because its
+	 * transport had no room for it (see {@link OutboxTransport}), and waits a first retry backoff. That
+	 * is not an attempt: the event's attempts are unchanged, and {@link #failed} is not called for it.
 	 * @param path the path that claimed it
 	 * @param transport the name of the event's transport
 	 * @param message the event as it is to be sent

@@ -9,7 +9,11 @@ import java.util.concurrent.CompletableFuture;
  * The outbox sends a whole batch before it waits: {@link #send} must not wait for the
  * acknowledgement, only start the send and return a future that completes when the message is
  * safely accepted (or exceptionally when it is not). The outbox bounds the wait with
- * {@code outbox.publish-timeout}.
+ * {@code outbox.publish-timeout}; a message not acknowledged by then is still in flight, and the
+ * instance does not send it again until its future completes, so the future must complete, in the end,
+ * whatever happens. A transport that cannot take a message now (a full queue) throws
+ * {@link java.util.concurrent.RejectedExecutionException} from {@code send}: the message stays pending
+ * without counting an attempt.
  */
 public interface OutboxTransport {
 
@@ -43,8 +47,9 @@ public interface OutboxTransport {
 	 * message's fault: a failure of this kind is recorded and retried like any other, but it never makes
 	 * the event DEAD however long the outage lasts, and the first acknowledgement afterwards makes the
 	 * transport's backed-off events due at once. Only other failures count towards
-	 * {@code outbox.retry.max-attempts}. The outbox treats a message not acknowledged within
-	 * {@code outbox.publish-timeout} this way whatever this method says.
+	 * {@code outbox.retry.max-attempts}. A message not acknowledged within
+	 * {@code outbox.publish-timeout} is neither: it is still in flight, and the failure its future
+	 * completes with later is recorded then, judged by this method.
 	 * <p>
 	 * A message whose acknowledgement was lost with the connection (the connection or channel closed
 	 * while it was pending, so the broker may or may not have it) belongs here too, however the client

@@ -13,6 +13,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -129,7 +130,7 @@ class BatchDeliveryTests {
 	}
 
 	@Test
-	void messageNotAcknowledgedWithinThePublishTimeoutIsAFailedAttempt() {
+	void messageNotAcknowledgedWithinThePublishTimeoutIsStillInFlightNotAFailedAttempt() {
 		CapturedEvent k1 = event("queue", "q", "K");
 		CapturedEvent k2 = event("queue", "q", "K");
 		insert(k1, k2);
@@ -138,10 +139,148 @@ class BatchDeliveryTests {
 		DeliveryResult result = delivery(silent, Duration.ofMillis(200)).deliver(PublishPath.FAST,
 				(store) -> store.claimCaptured(List.of(k1, k2)));
 
-		assertThat(result).isEqualTo(new DeliveryResult(2, 0, 1));
+		assertThat(result).isEqualTo(new DeliveryResult(2, 0, 0));
 		assertThat(silent.sent).containsExactly(k1.id());
-		assertThat(this.outbox.row(k1.id()).lastError()).contains("No acknowledgement within outbox.publish-timeout");
+		OutboxTestTable.Row row = this.outbox.row(k1.id());
+		assertThat(row.status()).isEqualTo("PENDING");
+		assertThat(row.attempts()).isZero();
+		assertThat(row.lastError()).startsWith("Sent, not acknowledged within outbox.publish-timeout (PT0.2S)");
 		assertThat(this.outbox.row(k2.id()).attempts()).isZero();
+		assertThat(this.outages.unavailableTransports()).isEmpty();
+	}
+
+	@Test
+	void messageStillInFlightIsNotSentAgainNorCountedAsAnAttemptHoweverOftenItIsClaimed(CapturedOutput output) {
+		CapturedEvent k1 = event("queue", "q", "K");
+		CapturedEvent k2 = event("queue", "q", "K");
+		insert(k1, k2);
+		InMemoryTransport silent = new InMemoryTransport("queue", false, null);
+		BatchDelivery delivery = delivery(oneAttempt(), Duration.ofMillis(50), silent);
+
+		for (int i = 0; i < 3; i++) {
+			delivery.deliver(PublishPath.FAST, (store) -> store.claimCaptured(List.of(k1, k2)));
+		}
+
+		assertThat(silent.sent).containsExactly(k1.id());
+		assertThat(this.outbox.row(k1.id()).status()).isEqualTo("PENDING");
+		assertThat(this.outbox.row(k1.id()).attempts()).isZero();
+		assertThat(this.outbox.row(k2.id()).attempts()).isZero();
+		assertThat(this.outages.unavailableTransports()).isEmpty();
+		assertThat(output.getAll()).doesNotContain("is unavailable");
+	}
+
+	@Test
+	void messageAcknowledgedAfterThePublishTimeoutIsMarkedPublishedByTheNextClaimWithoutBeingSentAgain() {
+		CapturedEvent k1 = event("queue", "q", "K");
+		CapturedEvent k2 = event("queue", "q", "K");
+		insert(k1, k2);
+		InMemoryTransport late = new InMemoryTransport("queue", false, null);
+		RecordingListener listener = new RecordingListener();
+		RetryPolicy quickRetries = new RetryPolicy(Duration.ofMillis(1), 1, Duration.ofMillis(1), 0, 10);
+		BatchDelivery delivery = new BatchDelivery(this.store, Map.of("queue", late), quickRetries,
+				Duration.ofMillis(100), true, this.outbox.transactions(), List.of(listener), new Outages(quickRetries));
+		assertThat(delivery.deliver(PublishPath.FAST, (store) -> store.claimCaptured(List.of(k1, k2))).published())
+			.isZero();
+		late.accepts = (message) -> true;
+		late.acknowledgePending();
+
+		await().atMost(Duration.ofSeconds(10))
+			.pollInterval(Duration.ofMillis(20))
+			.until(() -> delivery.deliver(PublishPath.RELAY, due()).published() > 0);
+
+		assertThat(late.sent).containsExactly(k1.id(), k2.id());
+		assertThat(this.outbox.row(k1.id()).status()).isEqualTo("PUBLISHED");
+		assertThat(this.outbox.row(k1.id()).attempts()).isZero();
+		assertThat(this.outbox.row(k2.id()).status()).isEqualTo("PUBLISHED");
+		assertThat(listener.published).containsExactly(k1.id(), k2.id());
+		assertThat(listener.failed).isEmpty();
+	}
+
+	@Test
+	void messageFailingAfterThePublishTimeoutHasItsFailureRecordedByTheNextClaimAsItsAttempt() {
+		CapturedEvent k1 = event("queue", "q", "K");
+		CapturedEvent k2 = event("queue", "q", "K");
+		insert(k1, k2);
+		InMemoryTransport late = new InMemoryTransport("queue", false, null);
+		BatchDelivery delivery = delivery(oneAttempt(), Duration.ofMillis(100), late);
+		delivery.deliver(PublishPath.FAST, (store) -> store.claimCaptured(List.of(k1, k2)));
+		late.refusePending();
+
+		await().atMost(Duration.ofSeconds(10))
+			.pollInterval(Duration.ofMillis(20))
+			.until(() -> delivery.deliver(PublishPath.RELAY, due()).failed() > 0);
+
+		assertThat(late.sent).containsExactly(k1.id());
+		assertThat(this.outbox.row(k1.id()).status()).isEqualTo("DEAD");
+		assertThat(this.outbox.row(k1.id()).lastError()).contains("refused " + k1.id());
+		assertThat(this.outbox.row(k2.id()).attempts()).as("not sent after its key's failure").isZero();
+	}
+
+	@Test
+	void interruptedWaitForAcknowledgementsCountsNoAttemptAndNeverMakesTheEventDead() throws InterruptedException {
+		CapturedEvent k1 = event("queue", "q", "K");
+		CapturedEvent l1 = event("queue", "q", "L");
+		insert(k1, l1);
+		InMemoryTransport silent = new InMemoryTransport("queue", false, null);
+		BatchDelivery delivery = delivery(oneAttempt(), Duration.ofMinutes(1), silent);
+		Thread publishing = new Thread(
+				() -> delivery.deliver(PublishPath.FAST, (store) -> store.claimCaptured(List.of(k1, l1))));
+		publishing.start();
+		await().atMost(Duration.ofSeconds(10)).pollInterval(Duration.ofMillis(10)).until(() -> silent.sent.size() == 2);
+
+		publishing.interrupt();
+		publishing.join(Duration.ofSeconds(10).toMillis());
+
+		assertThat(publishing.isAlive()).as("the interrupted batch ended").isFalse();
+		for (CapturedEvent event : List.of(k1, l1)) {
+			OutboxTestTable.Row row = this.outbox.row(event.id());
+			assertThat(row.status()).isEqualTo("PENDING");
+			assertThat(row.attempts()).isZero();
+		}
+		assertThat(this.outages.unavailableTransports()).isEmpty();
+	}
+
+	@Test
+	void transportWithNoRoomLeavesItsEventsPendingWithoutAnAttemptAndIsNotAnOutage(CapturedOutput output) {
+		CapturedEvent k1 = event("full", "q", "K");
+		CapturedEvent l1 = event("full", "q", "L");
+		CapturedEvent m1 = event("queue", "q", "M");
+		insert(k1, l1, m1);
+		InMemoryTransport queue = new InMemoryTransport("queue", false, (message) -> true);
+		List<UUID> refused = new CopyOnWriteArrayList<>();
+		OutboxTransport full = new ForwardingOutboxTransport(new InMemoryTransport("full", false, (message) -> true)) {
+
+			@Override
+			public String name() {
+				return "full";
+			}
+
+			@Override
+			public CompletableFuture<?> send(OutboxMessage message) {
+				refused.add(message.id());
+				throw new RejectedExecutionException("queue full");
+			}
+
+		};
+		RecordingListener listener = new RecordingListener();
+		this.outages = new Outages(oneAttempt());
+		BatchDelivery delivery = new BatchDelivery(this.store, Map.of("full", full, "queue", queue), oneAttempt(),
+				Duration.ofSeconds(5), true, this.outbox.transactions(), List.of(listener), this.outages);
+
+		DeliveryResult result = delivery.deliver(PublishPath.RELAY, due());
+
+		assertThat(result).isEqualTo(new DeliveryResult(3, 1, 0));
+		assertThat(refused).containsExactly(k1.id());
+		OutboxTestTable.Row row = this.outbox.row(k1.id());
+		assertThat(row.status()).isEqualTo("PENDING");
+		assertThat(row.attempts()).isZero();
+		assertThat(row.lastError()).startsWith("Not sent: transport 'full' had no room for it");
+		assertThat(row.availableAt()).isAfter(this.outbox.databaseNow().plusSeconds(30));
+		assertThat(this.outbox.row(l1.id()).lastError()).isNull();
+		assertThat(this.outbox.row(m1.id()).status()).isEqualTo("PUBLISHED");
+		assertThat(listener.postponed).containsExactly(k1.id());
+		assertThat(this.outages.unavailableTransports()).isEmpty();
+		assertThat(output.getAll()).doesNotContain("is unavailable");
 	}
 
 	@Test
@@ -399,22 +538,6 @@ class BatchDeliveryTests {
 	}
 
 	@Test
-	void eventIsNeverDeadFromAttemptsThatWereNotAcknowledgedInTime() {
-		CapturedEvent k1 = event("queue", "q", "K");
-		insert(k1);
-		InMemoryTransport silent = new InMemoryTransport("queue", false, null);
-		BatchDelivery delivery = delivery(oneAttempt(), Duration.ofMillis(50), silent);
-
-		for (int i = 0; i < 2; i++) {
-			delivery.deliver(PublishPath.FAST, (store) -> store.claimCaptured(List.of(k1)));
-		}
-
-		assertThat(silent.sent).hasSize(2);
-		assertThat(this.outbox.row(k1.id()).status()).isEqualTo("PENDING");
-		assertThat(this.outbox.row(k1.id()).attempts()).isEqualTo(2);
-	}
-
-	@Test
 	void eventFailingForItsOwnSakeIsDeadOnceItsAttemptsAreUsedUp() {
 		CapturedEvent k1 = event("queue", "q", "K");
 		insert(k1);
@@ -475,25 +598,6 @@ class BatchDeliveryTests {
 		delivery(TEN_ATTEMPTS, Duration.ofSeconds(5), down).deliver(PublishPath.RELAY, due());
 
 		assertThat(this.outbox.row(k1.id()).status()).isEqualTo("PENDING");
-	}
-
-	@Test
-	void rowsBackingOffAfterTheirTransportStoppedAcknowledgingAreDueOnceItAcknowledgesAgain() {
-		CapturedEvent k1 = event("queue", "q", "K");
-		insert(k1);
-		InMemoryTransport transport = new InMemoryTransport("queue", true, null);
-		BatchDelivery delivery = delivery(TEN_ATTEMPTS, Duration.ofMillis(100), transport);
-		assertThat(delivery.deliver(PublishPath.RELAY, due()).failed()).isOne();
-		CapturedEvent l1 = event("queue", "q", "L");
-		insert(l1);
-		transport.accepts = (message) -> true;
-
-		assertThat(delivery.deliver(PublishPath.RELAY, due()).published()).isOne();
-		DeliveryResult resumed = delivery.deliver(PublishPath.RELAY, due());
-
-		assertThat(resumed.published()).isOne();
-		assertThat(transport.sent).containsExactly(k1.id(), l1.id(), k1.id());
-		assertThat(this.outbox.row(k1.id()).status()).isEqualTo("PUBLISHED");
 	}
 
 	@Test
@@ -577,7 +681,14 @@ class BatchDeliveryTests {
 	/** Records which events each outcome was told for. */
 	private static final class RecordingListener implements OutboxDeliveryListener {
 
+		private final List<UUID> published = new CopyOnWriteArrayList<>();
+
 		private final List<UUID> failed = new CopyOnWriteArrayList<>();
+
+		@Override
+		public void published(PublishPath path, String transport, OutboxMessage message, Instant acknowledgedAt) {
+			this.published.add(message.id());
+		}
 
 		private final List<UUID> postponed = new CopyOnWriteArrayList<>();
 
@@ -713,6 +824,9 @@ class BatchDeliveryTests {
 		/** Acknowledges on the sending thread, before {@code send} returns, as a broker close by may seem to. */
 		private volatile boolean acknowledgesAtOnce;
 
+		/** Sent while its acceptance was {@code null}, by message id. */
+		private final Map<UUID, CompletableFuture<Object>> unanswered = new ConcurrentHashMap<>();
+
 		InMemoryTransport(String name, boolean keepsKeyOrder, @Nullable Predicate<OutboxMessage> accepts) {
 			this.name = name;
 			this.keepsKeyOrder = keepsKeyOrder;
@@ -737,6 +851,7 @@ class BatchDeliveryTests {
 			CompletableFuture<Object> acknowledgement = new CompletableFuture<>();
 			Predicate<OutboxMessage> acceptance = this.accepts;
 			if (acceptance == null) {
+				this.unanswered.put(message.id(), acknowledgement);
 				return acknowledgement;
 			}
 			if (this.acknowledgesAtOnce && acceptance.test(message)) {
@@ -755,6 +870,19 @@ class BatchDeliveryTests {
 				}
 			}, 20, TimeUnit.MILLISECONDS);
 			return acknowledgement;
+		}
+
+		/** Acknowledges, late, every message sent while it did not answer. */
+		void acknowledgePending() {
+			this.unanswered.forEach((id, acknowledgement) -> acknowledgement.complete(id));
+			this.unanswered.clear();
+		}
+
+		/** Refuses, late, every message sent while it did not answer. */
+		void refusePending() {
+			this.unanswered
+				.forEach((id, acknowledgement) -> acknowledgement.completeExceptionally(new IllegalStateException("refused " + id)));
+			this.unanswered.clear();
 		}
 
 	}

@@ -16,6 +16,7 @@ import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.function.Supplier;
 
 import javax.sql.DataSource;
 
@@ -182,6 +183,21 @@ public final class OutboxTestTable {
 	 */
 	public DeliveryResult publishDue(OutboxTransport transport) {
 		return delivery(transport).deliver(PublishPath.RELAY, (store) -> store.claimDue(100, 0));
+	}
+
+	/**
+	 * Publishes the due rows of this table, a relay's batch of up to 100 rows per call, through one
+	 * delivery kept between calls, so that what one call left in flight the next one knows.
+	 * @param transport the only transport
+	 * @param publishTimeout the delivery's publish timeout
+	 * @param retryDelay how long a failed event waits before it is due again
+	 * @return each call publishes one batch
+	 */
+	public Supplier<DeliveryResult> relay(OutboxTransport transport, Duration publishTimeout, Duration retryDelay) {
+		RetryPolicy retry = new RetryPolicy(retryDelay, 1, retryDelay, 0, 10);
+		BatchDelivery delivery = new BatchDelivery(store(), Map.of(transport.name(), transport), retry, publishTimeout,
+				true, this.transactions, List.of(), new Outages(retry));
+		return () -> delivery.deliver(PublishPath.RELAY, (store) -> store.claimDue(100, 0));
 	}
 
 	/**

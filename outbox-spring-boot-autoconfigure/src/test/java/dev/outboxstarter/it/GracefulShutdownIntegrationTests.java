@@ -43,7 +43,7 @@ class GracefulShutdownIntegrationTests {
 			for (int i = 0; i < 20; i++) {
 				first.getBean(OrderService.class).place(prefix + "-" + i, new OrderPlaced(prefix + "-" + i, 1));
 			}
-			// The fast path is now blocked in a send that waits for broker metadata (max.block.ms=60s).
+			// The fast path is now blocked in a send that waits for broker metadata (max.block.ms=30s, the publish timeout).
 			long closing = System.nanoTime();
 			first.close();
 			Duration closeTook = Duration.ofNanos(System.nanoTime() - closing);
@@ -73,7 +73,7 @@ class GracefulShutdownIntegrationTests {
 		List<String> arguments = new ArrayList<>(List.of("test.topic=" + TOPIC, "outbox.table-name=" + TABLE,
 				"outbox.shutdown-timeout=2s", "outbox.publish-timeout=30s", "outbox.relay.poll-interval=100ms",
 				"outbox.fast-path.grace-period=1s", "spring.kafka.bootstrap-servers=" + broker.address(),
-				"spring.kafka.producer.properties.max.block.ms=60000"));
+				"spring.kafka.producer.properties.max.block.ms=30000"));
 		arguments.addAll(List.of(TestDatabase.POSTGRESQL.properties()));
 		return new SpringApplicationBuilder(OrdersTestApplication.class).web(WebApplicationType.NONE)
 			.run(arguments.stream().map((argument) -> "--" + argument).toArray(String[]::new));

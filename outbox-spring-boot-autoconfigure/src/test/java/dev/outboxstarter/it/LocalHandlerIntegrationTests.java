@@ -4,8 +4,13 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
+import java.util.Objects;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.stream.Collectors;
+import java.util.stream.IntStream;
 
 import dev.outboxstarter.OutboxEvent;
 import dev.outboxstarter.OutboxHandler;
@@ -15,9 +20,12 @@ import dev.outboxstarter.spi.OutboxMessage;
 import dev.outboxstarter.testsupport.TestDatabase;
 import dev.outboxstarter.testsupport.TestKafka;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.boot.test.system.CapturedOutput;
+import org.springframework.boot.test.system.OutputCaptureExtension;
 import org.springframework.context.annotation.Import;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.test.context.DynamicPropertyRegistry;
@@ -35,8 +43,9 @@ import static org.awaitility.Awaitility.await;
 @SpringBootTest(classes = OrdersTestApplication.class,
 		properties = { "test.topic=it-local", "outbox.table-name=" + LocalHandlerIntegrationTests.TABLE,
 				"outbox.relay.poll-interval=100ms", "outbox.retry.initial-delay=100ms", "outbox.retry.max-delay=200ms",
-				"outbox.retry.jitter=0", "outbox.retry.max-attempts=3" })
+				"outbox.retry.jitter=0", "outbox.retry.max-attempts=3", "outbox.publish-timeout=1s" })
 @Import(LocalHandlerIntegrationTests.Handlers.class)
+@ExtendWith(OutputCaptureExtension.class)
 class LocalHandlerIntegrationTests {
 
 	static final String TABLE = "outbox_it_local";
@@ -88,8 +97,10 @@ class LocalHandlerIntegrationTests {
 		this.orders.place(customer, new Audited(customer));
 
 		await().atMost(Duration.ofSeconds(10)).until(() -> this.handlers.attempts(customer) == 2);
-		await().atMost(Duration.ofSeconds(10))
-			.until(() -> statusOf(this.handlers.audited.get(customer).messageId()).equals("PUBLISHED"));
+		// The second attempt counts itself before it has handled the event.
+		Invocation invocation = await().atMost(Duration.ofSeconds(10))
+			.until(() -> this.handlers.audited.get(customer), Objects::nonNull);
+		await().atMost(Duration.ofSeconds(10)).until(() -> statusOf(invocation.messageId()).equals("PUBLISHED"));
 		// The first attempt wrote a row too, then failed: its transaction rolled back.
 		assertThat(auditRows(customer)).hasSize(1);
 	}
@@ -126,6 +137,31 @@ class LocalHandlerIntegrationTests {
 		assertThat(auditRows(customer)).isEmpty();
 	}
 
+	@Test
+	void handlerSlowerThanThePublishTimeoutHandlesEveryEventOnceAndIsNoOutage(CapturedOutput output) {
+		String customer = unique("slow");
+		Object[] events = IntStream.range(0, 20).mapToObj((sequence) -> new Slow(customer, sequence)).toArray();
+		try {
+			this.orders.place(customer, events);
+			// The batch stopped waiting for the first event's handler, which is still running.
+			await().atMost(Duration.ofSeconds(20))
+				.pollInterval(Duration.ofMillis(20))
+				.until(() -> this.jdbc.queryForList("SELECT last_error FROM " + TABLE + " WHERE payload LIKE ?",
+						String.class, "%" + customer + "%"), (errors) -> errors.stream().anyMatch(Objects::nonNull));
+		}
+		finally {
+			this.handlers.slowHandlerMayFinish.countDown();
+		}
+
+		await().atMost(Duration.ofSeconds(30))
+			.pollInterval(Duration.ofMillis(50))
+			.until(() -> this.jdbc.queryForObject("SELECT COUNT(*) FROM " + TABLE + " WHERE payload LIKE ? AND status = 'PUBLISHED'",
+					Integer.class, "%" + customer + "%") == events.length);
+		assertThat(this.handlers.slowlyHandled(customer)).as("times each event was handled")
+			.isEqualTo(IntStream.range(0, events.length).boxed().collect(Collectors.toMap((sequence) -> sequence, (sequence) -> 1)));
+		assertThat(output.getAll()).doesNotContain("Outbox transport 'local' is unavailable");
+	}
+
 	private String statusOf(UUID id) {
 		return this.jdbc.queryForObject("SELECT status FROM " + TABLE + " WHERE id = ?", String.class, id);
 	}
@@ -147,6 +183,10 @@ class LocalHandlerIntegrationTests {
 	record Doomed(String customer) {
 	}
 
+	@OutboxEvent(transport = "local", destination = "slow")
+	record Slow(String customer, int sequence) {
+	}
+
 	record Invocation(boolean inTransaction, int businessRowsVisible, String thread, UUID messageId) {
 	}
 
@@ -158,6 +198,12 @@ class LocalHandlerIntegrationTests {
 		private final Map<String, AtomicInteger> attempts = new ConcurrentHashMap<>();
 
 		private final JdbcTemplate jdbc;
+
+		/** Handled Slow events: customer, then sequence, then how many times. */
+		private final Map<String, Map<Integer, AtomicInteger>> slow = new ConcurrentHashMap<>();
+
+		/** Holds the first Slow event's handler until the test has seen the outbox stop waiting for it. */
+		final CountDownLatch slowHandlerMayFinish = new CountDownLatch(1);
 
 		Handlers(JdbcTemplate jdbc) {
 			this.jdbc = jdbc;
@@ -185,6 +231,23 @@ class LocalHandlerIntegrationTests {
 			}
 			this.audited.put(event.customer(), new Invocation(TransactionSynchronizationManager.isActualTransactionActive(),
 					visible, Thread.currentThread().getName(), message.id()));
+		}
+
+		Map<Integer, Integer> slowlyHandled(String customer) {
+			return this.slow.getOrDefault(customer, Map.of())
+				.entrySet()
+				.stream()
+				.collect(Collectors.toMap(Map.Entry::getKey, (handled) -> handled.getValue().get()));
+		}
+
+		@OutboxHandler("slow")
+		void slow(Slow event) throws InterruptedException {
+			this.slow.computeIfAbsent(event.customer(), (customer) -> new ConcurrentHashMap<>())
+				.computeIfAbsent(event.sequence(), (sequence) -> new AtomicInteger())
+				.incrementAndGet();
+			if (event.sequence() == 0) {
+				this.slowHandlerMayFinish.await(30, TimeUnit.SECONDS);
+			}
 		}
 
 		@OutboxHandler("always-failing")

@@ -1,5 +1,6 @@
 package dev.outboxstarter.kafka;
 
+import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -10,6 +11,8 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Function;
+import java.util.function.Supplier;
 import java.util.stream.Collectors;
 
 import dev.outboxstarter.OutboxHeaders;
@@ -19,6 +22,7 @@ import dev.outboxstarter.spi.DeliveryResult;
 import dev.outboxstarter.spi.ForwardingOutboxTransport;
 import dev.outboxstarter.spi.OutboxMessage;
 import dev.outboxstarter.spi.OutboxTransport;
+import dev.outboxstarter.testsupport.KafkaBrokerProcess;
 import dev.outboxstarter.testsupport.SendFailure;
 import dev.outboxstarter.testsupport.TcpForwarder;
 import dev.outboxstarter.testsupport.TestDatabase;
@@ -29,6 +33,7 @@ import org.junit.jupiter.api.Test;
 
 import org.springframework.kafka.core.DefaultKafkaProducerFactory;
 import org.springframework.kafka.core.KafkaTemplate;
+import org.springframework.kafka.core.ProducerFactory;
 import org.springframework.test.util.ReflectionTestUtils;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -49,6 +54,10 @@ class KafkaOutboxTransportTests {
 
 	private static final String SMALL_TOPIC = "kafka-transport-small-records";
 
+	private static final String PAUSED_TOPIC = "kafka-transport-paused-broker";
+
+	private static final Duration PUBLISH_TIMEOUT = Duration.ofSeconds(10);
+
 	@Test
 	void outboxProducerSendsEachBatchWithoutLingering() {
 		Map<String, Object> configuration = outboxProducerConfiguration(Map.of("bootstrap.servers", "localhost:9092"));
@@ -63,6 +72,111 @@ class KafkaOutboxTransportTests {
 				Map.of("bootstrap.servers", "localhost:9092", ProducerConfig.LINGER_MS_CONFIG, "20"));
 
 		assertThat(configuration).containsEntry(ProducerConfig.LINGER_MS_CONFIG, "20");
+	}
+
+	@Test
+	void outboxProducerTimeoutsFollowThePublishTimeout() {
+		Map<String, Object> configuration = outboxProducerConfiguration(Map.of("bootstrap.servers", "localhost:9092"),
+				Duration.ofSeconds(3));
+
+		assertThat(configuration).containsEntry(ProducerConfig.MAX_BLOCK_MS_CONFIG, 3000L)
+			.containsEntry(ProducerConfig.REQUEST_TIMEOUT_MS_CONFIG, 3000)
+			.containsEntry(ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG, 6000);
+	}
+
+	@Test
+	void timeoutsSetByTheApplicationThatCanHoldAreKept() {
+		Map<String, Object> application = Map.of("bootstrap.servers", "localhost:9092",
+				ProducerConfig.MAX_BLOCK_MS_CONFIG, "500", ProducerConfig.REQUEST_TIMEOUT_MS_CONFIG, "1000",
+				ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG, "60000");
+
+		assertThat(outboxProducerConfiguration(application, PUBLISH_TIMEOUT)).containsAllEntriesOf(application);
+	}
+
+	@Test
+	void deliveryTimeoutSetByTheApplicationGetsARequestTimeoutKafkaAccepts() {
+		Map<String, Object> configuration = outboxProducerConfiguration(Map.of("bootstrap.servers", "localhost:9092",
+				ProducerConfig.LINGER_MS_CONFIG, 5, ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG, 2000), PUBLISH_TIMEOUT);
+
+		assertThat(configuration).containsEntry(ProducerConfig.REQUEST_TIMEOUT_MS_CONFIG, 1995)
+			.containsEntry(ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG, 2000);
+	}
+
+	@Test
+	void maxBlockLongerThanThePublishTimeoutIsRefusedNamingBothProperties() {
+		assertThatIllegalStateException()
+			.isThrownBy(() -> on(new DefaultKafkaProducerFactory<>(Map.of(ProducerConfig.MAX_BLOCK_MS_CONFIG, 60000)),
+					PUBLISH_TIMEOUT))
+			.withMessageContaining("spring.kafka.producer.properties.max.block.ms=60000, longer than "
+					+ "outbox.publish-timeout (PT10S)")
+			.withMessageContaining("Set spring.kafka.producer.properties.max.block.ms to at most 10000");
+	}
+
+	@Test
+	void deliveryTimeoutKafkaWouldRefuseIsRefusedAtStartUpNamingTheProperties() {
+		assertThatIllegalStateException()
+			.isThrownBy(() -> on(new DefaultKafkaProducerFactory<>(Map.of(ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG,
+					1000, ProducerConfig.REQUEST_TIMEOUT_MS_CONFIG, 5000)), PUBLISH_TIMEOUT))
+			.withMessageContaining("spring.kafka.producer.properties.delivery.timeout.ms=1000, shorter than "
+					+ "linger.ms (0) plus request.timeout.ms (5000)")
+			.withMessageContaining("to at least 5000");
+	}
+
+	/**
+	 * A broker that stops answering for longer than the publish timeout, without closing a connection
+	 * (a long GC pause): the batch stops waiting, and every event must still reach the topic once. An
+	 * outbox that sent the events again while the producer still held the first copies would find them
+	 * all written once the broker resumed.
+	 */
+	@Test
+	void brokerPausedLongerThanThePublishTimeoutReceivesEachEventOnceAndLosesNone() throws Exception {
+		Duration publishTimeout = Duration.ofSeconds(3);
+		try (KafkaBrokerProcess broker = KafkaBrokerProcess.start(Path.of("target", "kafka-paused-broker", "broker.log"))) {
+			broker.createTopic(PAUSED_TOPIC, 1);
+			KafkaOutboxTransport kafka = on(
+					new DefaultKafkaProducerFactory<>(Map.of("bootstrap.servers", broker.bootstrapServers())),
+					publishTimeout);
+			try {
+				// The producer has the topic's metadata and a connection before the broker stops answering.
+				kafka.send(message(PAUSED_TOPIC, "{}")).get(30, TimeUnit.SECONDS);
+				OutboxTestTable outbox = OutboxTestTable.prepare(TestDatabase.POSTGRESQL, "outbox_kafka_paused_it");
+				List<CapturedEvent> events = new ArrayList<>();
+				for (int i = 0; i < 20; i++) {
+					events.add(OutboxTestTable.event(KafkaOutboxTransport.NAME, PAUSED_TOPIC, "key-" + (i % 4)));
+				}
+				outbox.insert(outbox.store(), Duration.ZERO, events.toArray(CapturedEvent[]::new));
+				Supplier<DeliveryResult> relay = outbox.relay(kafka, publishTimeout, Duration.ofMillis(1));
+
+				broker.pause();
+				try {
+					assertThat(relay.get().published()).as("published while the broker was paused").isZero();
+					// Failed attempts would be due again at once: a relay that sends them again does so now.
+					relay.get();
+				}
+				finally {
+					broker.resume();
+				}
+				await().atMost(Duration.ofSeconds(60))
+					.pollInterval(Duration.ofMillis(100))
+					.until(() -> relay.get() != null && outbox.jdbc()
+						.queryForObject("SELECT COUNT(*) FROM " + outbox.table() + " WHERE status = 'PUBLISHED'",
+								Integer.class) == events.size());
+
+				Map<String, Long> expected = events.stream()
+					.collect(Collectors.toMap((event) -> event.id().toString(), (event) -> 1L));
+				try (TopicRecorder topic = new TopicRecorder(broker.bootstrapServers(), PAUSED_TOPIC)) {
+					Map<String, Long> copies = topic.pollToEnd()
+						.stream()
+						.map((record) -> record.header(OutboxHeaders.MESSAGE_ID))
+						.filter(expected::containsKey)
+						.collect(Collectors.groupingBy(Function.identity(), Collectors.counting()));
+					assertThat(copies).as("copies received per message id").isEqualTo(expected);
+				}
+			}
+			finally {
+				kafka.destroy();
+			}
+		}
 	}
 
 	@Test
@@ -178,8 +292,8 @@ class KafkaOutboxTransportTests {
 	@Test
 	void brokerThatCannotBeReachedIsUnavailable() throws Exception {
 		try (TcpForwarder closed = TestKafka.unreachableAddress()) {
-			KafkaOutboxTransport transport = KafkaOutboxTransport.on(new DefaultKafkaProducerFactory<>(
-					Map.of("bootstrap.servers", closed.address(), ProducerConfig.MAX_BLOCK_MS_CONFIG, 300)));
+			KafkaOutboxTransport transport = on(new DefaultKafkaProducerFactory<>(
+					Map.of("bootstrap.servers", closed.address(), ProducerConfig.MAX_BLOCK_MS_CONFIG, 300)), PUBLISH_TIMEOUT);
 			try {
 				Throwable failure = SendFailure.of(transport, message("x"));
 
@@ -195,8 +309,9 @@ class KafkaOutboxTransportTests {
 	@Test
 	void recordLargerThanTheProducerSendsIsRefusedPermanently() throws Exception {
 		TestKafka.createTopic(TOPIC, 1);
-		KafkaOutboxTransport transport = KafkaOutboxTransport.on(new DefaultKafkaProducerFactory<>(
-				Map.of("bootstrap.servers", TestKafka.bootstrapServers(), ProducerConfig.MAX_REQUEST_SIZE_CONFIG, 1024)));
+		KafkaOutboxTransport transport = on(new DefaultKafkaProducerFactory<>(
+				Map.of("bootstrap.servers", TestKafka.bootstrapServers(), ProducerConfig.MAX_REQUEST_SIZE_CONFIG, 1024)),
+				PUBLISH_TIMEOUT);
 		try {
 			Throwable failure = SendFailure.of(transport, message("x".repeat(2048)));
 
@@ -241,11 +356,20 @@ class KafkaOutboxTransportTests {
 	}
 
 	private static KafkaOutboxTransport transport(Map<String, Object> application) {
-		return KafkaOutboxTransport.on(new DefaultKafkaProducerFactory<>(application));
+		return on(new DefaultKafkaProducerFactory<>(application), PUBLISH_TIMEOUT);
+	}
+
+	private static KafkaOutboxTransport on(ProducerFactory<?, ?> producerFactory, Duration publishTimeout) {
+		return KafkaOutboxTransport.on(producerFactory, publishTimeout);
 	}
 
 	private static Map<String, Object> outboxProducerConfiguration(Map<String, Object> application) {
-		KafkaOutboxTransport transport = KafkaOutboxTransport.on(new DefaultKafkaProducerFactory<>(application));
+		return outboxProducerConfiguration(application, PUBLISH_TIMEOUT);
+	}
+
+	private static Map<String, Object> outboxProducerConfiguration(Map<String, Object> application,
+			Duration publishTimeout) {
+		KafkaOutboxTransport transport = on(new DefaultKafkaProducerFactory<>(application), publishTimeout);
 		KafkaTemplate<?, ?> template = (KafkaTemplate<?, ?>) ReflectionTestUtils.getField(transport, "template");
 		return template.getProducerFactory().getConfigurationProperties();
 	}

@@ -154,6 +154,41 @@ public final class KafkaBrokerProcess implements AutoCloseable {
 	}
 
 	/**
+	 * Freezes the broker process (SIGSTOP) without closing anything: its connections stay open, and
+	 * what clients send meanwhile waits in the system's buffers, as with a broker in a long GC pause.
+	 */
+	public void pause() {
+		signal("STOP");
+	}
+
+	/**
+	 * Lets a paused broker process run again (SIGCONT).
+	 */
+	public void resume() {
+		signal("CONT");
+	}
+
+	private void signal(String signal) {
+		Process current = this.process;
+		if (current == null) {
+			throw new IllegalStateException("The Kafka broker process is not running");
+		}
+		try {
+			Process kill = new ProcessBuilder("kill", "-" + signal, Long.toString(current.pid())).inheritIO().start();
+			if (!kill.waitFor(10, TimeUnit.SECONDS) || kill.exitValue() != 0) {
+				throw new IllegalStateException("Could not send SIG" + signal + " to the Kafka broker process");
+			}
+		}
+		catch (IOException ex) {
+			throw new UncheckedIOException(ex);
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+			throw new IllegalStateException(ex);
+		}
+	}
+
+	/**
 	 * Creates a topic.
 	 * @param name its name
 	 * @param partitions its partitions

@@ -78,6 +78,22 @@ public final class TopicRecorder implements AutoCloseable {
 		return List.copyOf(this.received);
 	}
 
+	/**
+	 * Polls until everything the topic held when called is received, and returns everything received.
+	 * @return the records so far
+	 */
+	public synchronized List<Received> pollToEnd() {
+		Map<TopicPartition, Long> end = this.consumer.endOffsets(this.consumer.assignment());
+		long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+		while (end.entrySet().stream().anyMatch((partition) -> this.consumer.position(partition.getKey()) < partition.getValue())) {
+			if (System.nanoTime() > deadline) {
+				throw new IllegalStateException("The topic's end " + end + " not reached after 30 s");
+			}
+			poll();
+		}
+		return List.copyOf(this.received);
+	}
+
 	@Override
 	public void close() {
 		this.consumer.close(Duration.ofSeconds(5));
