@@ -199,6 +199,11 @@ public final class OutboxAutoConfiguration {
 	}
 
 	@Bean
+	static CaptureCommitListenerRegistrar outboxCaptureCommitListenerRegistrar(ObjectProvider<OutboxCapture> capture) {
+		return new CaptureCommitListenerRegistrar(capture);
+	}
+
+	@Bean
 	OutboxEventCaptureListener outboxEventCaptureListener(OutboxCapture capture) {
 		return new OutboxEventCaptureListener(capture);
 	}
