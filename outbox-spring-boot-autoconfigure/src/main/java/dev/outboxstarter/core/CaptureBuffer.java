@@ -56,6 +56,9 @@ final class CaptureBuffer implements TransactionSynchronization {
 
 	private boolean committed;
 
+	/** Whether the connection to the outbox's data source was found to be in this transaction. */
+	private boolean outboxConnectionChecked;
+
 	/** The first event refused in this transaction, which must then not commit. */
 	private @Nullable OutboxCaptureException refusal;
 
@@ -163,6 +166,14 @@ final class CaptureBuffer implements TransactionSynchronization {
 
 	void markCompleting() {
 		this.completing = true;
+	}
+
+	boolean isOutboxConnectionChecked() {
+		return this.outboxConnectionChecked;
+	}
+
+	void markOutboxConnectionChecked() {
+		this.outboxConnectionChecked = true;
 	}
 
 	/**

@@ -1,6 +1,7 @@
 package dev.outboxstarter.core;
 
 import java.nio.charset.StandardCharsets;
+import java.sql.SQLException;
 import java.time.Duration;
 import java.util.IdentityHashMap;
 import java.util.LinkedHashMap;
@@ -20,6 +21,7 @@ import org.jspecify.annotations.Nullable;
 import tools.jackson.databind.json.JsonMapper;
 
 import org.springframework.context.ApplicationEventPublisher;
+import org.springframework.jdbc.datasource.ConnectionHolder;
 import org.springframework.transaction.support.TransactionSynchronization;
 import org.springframework.transaction.support.TransactionSynchronizationManager;
 
@@ -56,6 +58,8 @@ class OutboxCapture {
 
 	private final ApplicationEventPublisher publisher;
 
+	private final OutboxTransactionManagers transactionManagers;
+
 	/**
 	 * Creates the capture.
 	 * @param routing decides which events go where
@@ -68,11 +72,12 @@ class OutboxCapture {
 	 * @param headersContributors add headers to each captured event
 	 * @param committedListeners told the rows after commit
 	 * @param publisher republishes events pulled from flushed aggregates
+	 * @param transactionManagers named when an event is published in another data source's transaction
 	 */
 	public OutboxCapture(EventRouting routing, JsonMapper json, long maxPayloadBytes, DataSource dataSource,
 			OutboxStore store, Duration availableAfter, List<CaptureFlushHook> flushHooks,
 			List<EventHeadersContributor> headersContributors, List<CommittedEventsListener> committedListeners,
-			ApplicationEventPublisher publisher) {
+			ApplicationEventPublisher publisher, OutboxTransactionManagers transactionManagers) {
 		this.routing = routing;
 		this.json = json;
 		this.maxPayloadBytes = maxPayloadBytes;
@@ -83,6 +88,7 @@ class OutboxCapture {
 		this.headersContributors = List.copyOf(headersContributors);
 		this.committedListeners = List.copyOf(committedListeners);
 		this.publisher = publisher;
+		this.transactionManagers = transactionManagers;
 	}
 
 	/**
@@ -387,12 +393,16 @@ class OutboxCapture {
 					+ " was published with no transaction active: outbox events are stored with the business "
 					+ "change, so publish it inside a @Transactional method or a TransactionTemplate");
 		}
-		if (TransactionSynchronizationManager.getResource(this.dataSource) == null) {
+		Object connection = TransactionSynchronizationManager.getResource(this.dataSource);
+		if (connection == null) {
 			throw new OutboxCaptureException(EventRouting.describe(event.getClass(), eventType)
 					+ " was published in a transaction that does not use the outbox DataSource: run it in a "
 					+ "transaction of the DataSource's (or JPA) transaction manager");
 		}
 		CaptureBuffer buffer = (CaptureBuffer) TransactionSynchronizationManager.getResource(this);
+		if (buffer == null || !buffer.isOutboxConnectionChecked()) {
+			assertInTransaction(connection, event, eventType);
+		}
 		if (buffer == null) {
 			if (!deferring && commitStarted()) {
 				throw publishedAfterCompletionBegan(event, eventType);
@@ -402,7 +412,34 @@ class OutboxCapture {
 		if (buffer.isCommitted() || (!deferring && !buffer.isAccepting())) {
 			throw publishedAfterCompletionBegan(event, eventType);
 		}
+		buffer.markOutboxConnectionChecked();
 		return buffer;
+	}
+
+	/**
+	 * Refuses an event whose transaction holds the outbox's data source's connection in auto-commit.
+	 * Spring binds a connection to the transaction whenever synchronization is active, also when the
+	 * transaction belongs to another data source's transaction manager: a row inserted on it would
+	 * commit at once, whatever becomes of the business change.
+	 */
+	private void assertInTransaction(Object connection, Object event, String eventType) {
+		if (!(connection instanceof ConnectionHolder holder)) {
+			return;
+		}
+		boolean autoCommit;
+		try {
+			autoCommit = holder.getConnection().getAutoCommit();
+		}
+		catch (SQLException ex) {
+			throw new OutboxCaptureException(EventRouting.describe(event.getClass(), eventType)
+					+ " cannot be captured: the connection to the outbox DataSource failed: " + ex.getMessage(), ex);
+		}
+		if (autoCommit) {
+			throw new OutboxCaptureException(EventRouting.describe(event.getClass(), eventType)
+					+ " was published in a transaction whose connection to the outbox DataSource is in auto-commit. "
+					+ this.transactionManagers
+						.explainOtherTransaction(TransactionSynchronizationManager.getCurrentTransactionName()));
+		}
 	}
 
 	private static OutboxCaptureException publishedAfterCompletionBegan(Object event, String eventType) {
