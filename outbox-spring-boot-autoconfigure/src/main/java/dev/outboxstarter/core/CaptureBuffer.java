@@ -22,6 +22,11 @@ import org.springframework.transaction.support.TransactionSynchronization;
  * the transaction as a resource: suspended with it while an inner {@code REQUIRES_NEW} transaction
  * runs (which captures into a buffer of its own and commits on its own), and cut back to a savepoint
  * when a nested transaction rolls back to it.
+ * <p>
+ * Its own before-commit callback writes the batch. An event captured after that (by a before-commit
+ * callback ordered after it) is written at once; a buffer created while the before-commit callbacks
+ * run never gets that callback, and is written by {@link CaptureCommitListener} as the commit begins.
+ * Once the transaction completes, an event can no longer be captured: the buffer refuses it.
  */
 final class CaptureBuffer implements TransactionSynchronization {
 
@@ -40,7 +45,19 @@ final class CaptureBuffer implements TransactionSynchronization {
 
 	private int written;
 
+	/** Whether the batch has been written: an event captured later is written at once. */
+	private boolean batchWritten;
+
+	/** Whether a write is under way, which takes the events it captures into its own batch. */
+	private boolean writing;
+
+	/** Whether the transaction has begun to complete: no event may be captured any more. */
+	private boolean completing;
+
 	private boolean committed;
+
+	/** Whether the connection to the outbox's data source was found to be in this transaction. */
+	private boolean outboxConnectionChecked;
 
 	/** The first event refused in this transaction, which must then not commit. */
 	private @Nullable OutboxCaptureException refusal;
@@ -110,6 +127,67 @@ final class CaptureBuffer implements TransactionSynchronization {
 		this.written = this.events.size();
 	}
 
+	boolean isBatchWritten() {
+		return this.batchWritten;
+	}
+
+	void markBatchWritten() {
+		this.batchWritten = true;
+	}
+
+	boolean startWriting() {
+		if (this.writing) {
+			return false;
+		}
+		this.writing = true;
+		return true;
+	}
+
+	void stopWriting() {
+		this.writing = false;
+	}
+
+	/**
+	 * Whether an event captured now is written by a write or a publication of deferred events under
+	 * way, rather than on its own.
+	 */
+	boolean isWritingOrPublishing() {
+		return this.writing || this.publishingDeferred;
+	}
+
+	/**
+	 * Whether an event may be captured now: until the transaction begins to complete, and then only
+	 * by a write under way, which still writes it before the commit (the events a flush at commit
+	 * raises).
+	 */
+	boolean isAccepting() {
+		return !this.completing || isWritingOrPublishing();
+	}
+
+	void markCompleting() {
+		this.completing = true;
+	}
+
+	boolean isOutboxConnectionChecked() {
+		return this.outboxConnectionChecked;
+	}
+
+	void markOutboxConnectionChecked() {
+		this.outboxConnectionChecked = true;
+	}
+
+	/**
+	 * Throws the refusal of an event of this transaction, if there was one.
+	 * @throws OutboxCaptureException if an event was refused
+	 */
+	void assertNothingRefused() {
+		if (this.refusal != null) {
+			throw new OutboxCaptureException("This transaction cannot commit: it raised an outbox event that was "
+					+ "refused, and its business change must not commit without it. " + this.refusal.getMessage(),
+					this.refusal);
+		}
+	}
+
 	void refuse(OutboxCaptureException refusal) {
 		if (this.refusal == null) {
 			this.refusal = refusal;
@@ -134,6 +212,9 @@ final class CaptureBuffer implements TransactionSynchronization {
 	public void savepoint(Object savepoint) {
 		// Events deferred before the savepoint belong before it, even if published after it.
 		this.capture.publishDeferred(this);
+		if (this.batchWritten) {
+			this.capture.write(this, false);
+		}
 		if (this.savepoints == null) {
 			this.savepoints = new IdentityHashMap<>(2);
 		}
@@ -144,7 +225,9 @@ final class CaptureBuffer implements TransactionSynchronization {
 	public void savepointRollback(Object savepoint) {
 		Integer size = (this.savepoints != null) ? this.savepoints.remove(savepoint) : null;
 		if (size != null) {
-			this.events.subList(Math.max(size, this.written), this.events.size()).clear();
+			// Rows written since the savepoint are rolled back with it.
+			this.events.subList(size, this.events.size()).clear();
+			this.written = Math.min(this.written, size);
 			this.deferred.clear();
 		}
 	}
@@ -157,18 +240,21 @@ final class CaptureBuffer implements TransactionSynchronization {
 
 	@Override
 	public void beforeCommit(boolean readOnly) {
-		if (this.refusal != null) {
-			throw new OutboxCaptureException("This transaction cannot commit: it raised an outbox event that was "
-					+ "refused, and its business change must not commit without it. " + this.refusal.getMessage(),
-					this.refusal);
-		}
+		assertNothingRefused();
 		this.capture.write(this, true);
+		this.batchWritten = true;
+	}
+
+	@Override
+	public void beforeCompletion() {
+		// Runs at a rollback too, so it cannot write; from here on nothing is captured.
+		this.completing = true;
 	}
 
 	@Override
 	public void afterCommit() {
 		this.committed = true;
-		this.capture.committed(Collections.unmodifiableList(this.events));
+		this.capture.committed(Collections.unmodifiableList(this.events.subList(0, this.written)), unwritten());
 	}
 
 	@Override

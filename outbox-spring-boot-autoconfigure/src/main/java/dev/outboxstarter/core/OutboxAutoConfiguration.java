@@ -24,6 +24,7 @@ import dev.outboxstarter.spi.OutboxTransportDecorator;
 import org.jspecify.annotations.Nullable;
 import tools.jackson.databind.json.JsonMapper;
 
+import org.springframework.beans.factory.ListableBeanFactory;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
@@ -179,14 +180,15 @@ public final class OutboxAutoConfiguration {
 			OutboxStore store, OutboxProperties properties, ObjectProvider<CaptureFlushHook> flushHooks,
 			ObjectProvider<EventHeadersContributor> headersContributors,
 			ObjectProvider<CommittedEventsListener> committedListeners, ObjectProvider<FastPathDispatcher> fastPath,
-			ApplicationEventPublisher publisher) {
+			ApplicationEventPublisher publisher, ListableBeanFactory beanFactory) {
 		// Without a fast path the relay may take new rows at once.
 		Duration grace = (fastPath.getIfAvailable() != null) ? properties.getFastPath().getGracePeriod()
 				: Duration.ZERO;
 		return new OutboxCapture(routing, jsonMapper.getIfAvailable(JsonMapper::new),
 				properties.getMaxPayloadSize().toBytes(), dataSource, store, grace,
 				flushHooks.orderedStream().toList(), headersContributors.orderedStream().toList(),
-				committedListeners.orderedStream().toList(), publisher);
+				committedListeners.orderedStream().toList(), publisher,
+				new OutboxTransactionManagers(beanFactory, dataSource));
 	}
 
 	@Bean
@@ -196,6 +198,11 @@ public final class OutboxAutoConfiguration {
 			ObjectProvider<BacklogMonitor> backlog) {
 		return new DefaultOutboxOperations(properties.getRelay().getMode().value(), store, transports, outages,
 				capture, delivery, relay, fastPath, backlog);
+	}
+
+	@Bean
+	static CaptureCommitListenerRegistrar outboxCaptureCommitListenerRegistrar(ObjectProvider<OutboxCapture> capture) {
+		return new CaptureCommitListenerRegistrar(capture);
 	}
 
 	@Bean

@@ -1,6 +1,7 @@
 package dev.outboxstarter.core;
 
 import java.nio.charset.StandardCharsets;
+import java.sql.SQLException;
 import java.time.Duration;
 import java.util.IdentityHashMap;
 import java.util.LinkedHashMap;
@@ -20,12 +21,15 @@ import org.jspecify.annotations.Nullable;
 import tools.jackson.databind.json.JsonMapper;
 
 import org.springframework.context.ApplicationEventPublisher;
+import org.springframework.jdbc.datasource.ConnectionHolder;
+import org.springframework.transaction.support.TransactionSynchronization;
 import org.springframework.transaction.support.TransactionSynchronizationManager;
 
 /**
  * Captures outbox events into the current transaction: checks and serializes each event when it is
  * raised (so a bad event fails the business code that raised it), buffers it, writes the buffer in
- * one JDBC batch just before the commit, and hands the committed events to the fast path.
+ * one JDBC batch just before the commit, and hands the committed events to the fast path. An event
+ * captured once the commit has begun is refused.
  */
 class OutboxCapture {
 
@@ -54,6 +58,8 @@ class OutboxCapture {
 
 	private final ApplicationEventPublisher publisher;
 
+	private final OutboxTransactionManagers transactionManagers;
+
 	/**
 	 * Creates the capture.
 	 * @param routing decides which events go where
@@ -66,11 +72,12 @@ class OutboxCapture {
 	 * @param headersContributors add headers to each captured event
 	 * @param committedListeners told the rows after commit
 	 * @param publisher republishes events pulled from flushed aggregates
+	 * @param transactionManagers named when an event is published in another data source's transaction
 	 */
 	public OutboxCapture(EventRouting routing, JsonMapper json, long maxPayloadBytes, DataSource dataSource,
 			OutboxStore store, Duration availableAfter, List<CaptureFlushHook> flushHooks,
 			List<EventHeadersContributor> headersContributors, List<CommittedEventsListener> committedListeners,
-			ApplicationEventPublisher publisher) {
+			ApplicationEventPublisher publisher, OutboxTransactionManagers transactionManagers) {
 		this.routing = routing;
 		this.json = json;
 		this.maxPayloadBytes = maxPayloadBytes;
@@ -81,6 +88,7 @@ class OutboxCapture {
 		this.headersContributors = List.copyOf(headersContributors);
 		this.committedListeners = List.copyOf(committedListeners);
 		this.publisher = publisher;
+		this.transactionManagers = transactionManagers;
 	}
 
 	/**
@@ -105,7 +113,7 @@ class OutboxCapture {
 			return false;
 		}
 		String eventType = routes.get(0).eventType();
-		CaptureBuffer buffer = currentBuffer(event, eventType);
+		CaptureBuffer buffer = currentBuffer(event, eventType, false);
 		String payload = buffer.payloadIfDeferred(event);
 		if (payload == null) {
 			payload = serialize(event, eventType);
@@ -117,6 +125,10 @@ class OutboxCapture {
 			buffer.add(new CapturedEvent(UuidV7.generate(), (aggregate != null) ? aggregate.type() : null,
 					(aggregate != null) ? aggregate.idAsString() : null, route.eventType(), route.transport(),
 					route.destination(), route.key(), payload, withFormatHeaders(headers, route)));
+		}
+		if (buffer.isBatchWritten() && !buffer.isWritingOrPublishing()) {
+			// Captured by a before-commit callback that ran after the buffer's own: still before the commit.
+			write(buffer, false);
 		}
 		return true;
 	}
@@ -178,7 +190,7 @@ class OutboxCapture {
 		// Checked now rather than when published: for the flush at commit, that would be inside the
 		// session's completion callback, whose failure Hibernate logs at ERROR and wraps.
 		String eventType = routes.get(0).eventType();
-		CaptureBuffer buffer = currentBuffer(event, eventType);
+		CaptureBuffer buffer = currentBuffer(event, eventType, true);
 		buffer.defer(event, aggregate, serialize(event, eventType));
 	}
 
@@ -233,18 +245,56 @@ class OutboxCapture {
 	}
 
 	void write(CaptureBuffer buffer, boolean flush) {
-		int rounds = 0;
-		do {
-			if (flush) {
-				this.flushHooks.forEach(CaptureFlushHook::flush);
-			}
-			publishDeferred(buffer);
+		if (!buffer.startWriting()) {
+			// Already writing further up the stack, which writes what this call would.
+			return;
 		}
-		while (flush && buffer.hasDeferred() && ++rounds < MAX_FLUSH_ROUNDS);
-		List<CapturedEvent> unwritten = buffer.unwritten();
-		if (!unwritten.isEmpty()) {
-			this.store.insert(unwritten, this.availableAfter);
-			buffer.markWritten();
+		try {
+			int rounds = 0;
+			do {
+				if (flush) {
+					this.flushHooks.forEach(CaptureFlushHook::flush);
+				}
+				publishDeferred(buffer);
+			}
+			while (flush && buffer.hasDeferred() && ++rounds < MAX_FLUSH_ROUNDS);
+			List<CapturedEvent> unwritten = buffer.unwritten();
+			if (!unwritten.isEmpty()) {
+				this.store.insert(unwritten, this.availableAfter);
+				buffer.markWritten();
+			}
+		}
+		finally {
+			buffer.stopWriting();
+		}
+	}
+
+	/**
+	 * Called by the transaction manager once every before-commit and before-completion callback has
+	 * run, right before the database commit, on the commit path only: writes what the current
+	 * transaction captured and has not written (a buffer created while the before-commit callbacks
+	 * ran, which never gets its own), and marks the transaction so that an event captured from now on,
+	 * such as by an after-commit callback, is refused. A transaction that captured nothing only gets
+	 * that mark.
+	 * @throws OutboxCaptureException if the transaction refused an event and must not commit
+	 */
+	void beforeCommit() {
+		if (!TransactionSynchronizationManager.isSynchronizationActive()) {
+			return;
+		}
+		CaptureBuffer buffer = (CaptureBuffer) TransactionSynchronizationManager.getResource(this);
+		if (buffer == null) {
+			TransactionSynchronizationManager.registerSynchronization(CommitStarted.INSTANCE);
+			return;
+		}
+		buffer.markCompleting();
+		buffer.assertNothingRefused();
+		if (!buffer.isBatchWritten()) {
+			write(buffer, true);
+			buffer.markBatchWritten();
+		}
+		else if (!buffer.unwritten().isEmpty()) {
+			write(buffer, false);
 		}
 	}
 
@@ -264,7 +314,16 @@ class OutboxCapture {
 		}
 	}
 
-	void committed(List<CapturedEvent> events) {
+	void committed(List<CapturedEvent> events, List<CapturedEvent> unwritten) {
+		if (!unwritten.isEmpty()) {
+			// Only a transaction manager that does not run CaptureCommitListener leaves a late buffer unwritten.
+			logger.error(unwritten.size() + " outbox event(s) of a committed transaction were not written, the first "
+					+ unwritten.get(0).eventType() + " to " + unwritten.get(0).destination() + ": they were captured "
+					+ "after the transaction's before-commit callbacks began and its transaction manager does not "
+					+ "tell the outbox when the commit begins. Use a transaction manager that extends "
+					+ "AbstractPlatformTransactionManager as a bean, or capture the first outbox event of the "
+					+ "transaction before it commits");
+		}
 		if (events.isEmpty()) {
 			return;
 		}
@@ -289,7 +348,13 @@ class OutboxCapture {
 	OutboxCaptureException refused(OutboxCaptureException refusal) {
 		if (TransactionSynchronizationManager.isSynchronizationActive()
 				&& TransactionSynchronizationManager.isActualTransactionActive()) {
-			boundBuffer().refuse(refusal);
+			CaptureBuffer buffer = (CaptureBuffer) TransactionSynchronizationManager.getResource(this);
+			if (buffer != null) {
+				buffer.refuse(refusal);
+			}
+			else if (!commitStarted()) {
+				newBuffer().refuse(refusal);
+			}
 		}
 		return refusal;
 	}
@@ -310,33 +375,97 @@ class OutboxCapture {
 		}
 	}
 
-	private CaptureBuffer currentBuffer(Object event, String eventType) {
+	/**
+	 * The buffer of the current transaction, created with the transaction's first event.
+	 * @param event the event to capture
+	 * @param eventType its logical type
+	 * @param deferring whether the event is deferred by a flush, which the flush at commit does while
+	 * the commit is under way and a write still follows
+	 */
+	private CaptureBuffer currentBuffer(Object event, String eventType, boolean deferring) {
 		if (!TransactionSynchronizationManager.isSynchronizationActive()
 				|| !TransactionSynchronizationManager.isActualTransactionActive()) {
+			if (TransactionSynchronizationManager.isActualTransactionActive()) {
+				// Spring clears the synchronizations before it calls their afterCompletion.
+				throw publishedAfterCompletionBegan(event, eventType);
+			}
 			throw new OutboxCaptureException(EventRouting.describe(event.getClass(), eventType)
 					+ " was published with no transaction active: outbox events are stored with the business "
 					+ "change, so publish it inside a @Transactional method or a TransactionTemplate");
 		}
-		if (TransactionSynchronizationManager.getResource(this.dataSource) == null) {
+		Object connection = TransactionSynchronizationManager.getResource(this.dataSource);
+		if (connection == null) {
 			throw new OutboxCaptureException(EventRouting.describe(event.getClass(), eventType)
 					+ " was published in a transaction that does not use the outbox DataSource: run it in a "
 					+ "transaction of the DataSource's (or JPA) transaction manager");
 		}
-		CaptureBuffer buffer = boundBuffer();
-		if (buffer.isCommitted()) {
-			throw new OutboxCaptureException(EventRouting.describe(event.getClass(), eventType)
-					+ " was published after its transaction committed: publish it in a new transaction");
+		CaptureBuffer buffer = (CaptureBuffer) TransactionSynchronizationManager.getResource(this);
+		if (buffer == null || !buffer.isOutboxConnectionChecked()) {
+			assertInTransaction(connection, event, eventType);
 		}
+		if (buffer == null) {
+			if (!deferring && commitStarted()) {
+				throw publishedAfterCompletionBegan(event, eventType);
+			}
+			buffer = newBuffer();
+		}
+		if (buffer.isCommitted() || (!deferring && !buffer.isAccepting())) {
+			throw publishedAfterCompletionBegan(event, eventType);
+		}
+		buffer.markOutboxConnectionChecked();
 		return buffer;
+	}
+
+	/**
+	 * Refuses an event whose transaction holds the outbox's data source's connection in auto-commit.
+	 * Spring binds a connection to the transaction whenever synchronization is active, also when the
+	 * transaction belongs to another data source's transaction manager: a row inserted on it would
+	 * commit at once, whatever becomes of the business change.
+	 */
+	private void assertInTransaction(Object connection, Object event, String eventType) {
+		if (!(connection instanceof ConnectionHolder holder)) {
+			return;
+		}
+		boolean autoCommit;
+		try {
+			autoCommit = holder.getConnection().getAutoCommit();
+		}
+		catch (SQLException ex) {
+			throw new OutboxCaptureException(EventRouting.describe(event.getClass(), eventType)
+					+ " cannot be captured: the connection to the outbox DataSource failed: " + ex.getMessage(), ex);
+		}
+		if (autoCommit) {
+			throw new OutboxCaptureException(EventRouting.describe(event.getClass(), eventType)
+					+ " was published in a transaction whose connection to the outbox DataSource is in auto-commit. "
+					+ this.transactionManagers
+						.explainOtherTransaction(TransactionSynchronizationManager.getCurrentTransactionName()));
+		}
+	}
+
+	private static OutboxCaptureException publishedAfterCompletionBegan(Object event, String eventType) {
+		return new OutboxCaptureException(EventRouting.describe(event.getClass(), eventType)
+				+ " was published after its transaction began to complete (from an after-commit or after-completion "
+				+ "callback, such as an @TransactionalEventListener of phase AFTER_COMMIT): it can no longer be "
+				+ "stored with that transaction's change. Publish it before the commit (e.g. from a BEFORE_COMMIT "
+				+ "listener), or in a new transaction (REQUIRES_NEW)");
+	}
+
+	/**
+	 * Whether the current transaction, which has captured nothing so far, has begun to commit.
+	 */
+	private static boolean commitStarted() {
+		return TransactionSynchronizationManager.getSynchronizations().contains(CommitStarted.INSTANCE);
 	}
 
 	private CaptureBuffer boundBuffer() {
 		CaptureBuffer buffer = (CaptureBuffer) TransactionSynchronizationManager.getResource(this);
-		if (buffer == null) {
-			buffer = new CaptureBuffer(this);
-			bind(buffer);
-			TransactionSynchronizationManager.registerSynchronization(buffer);
-		}
+		return (buffer != null) ? buffer : newBuffer();
+	}
+
+	private CaptureBuffer newBuffer() {
+		CaptureBuffer buffer = new CaptureBuffer(this);
+		bind(buffer);
+		TransactionSynchronizationManager.registerSynchronization(buffer);
 		return buffer;
 	}
 
@@ -360,6 +489,17 @@ class OutboxCapture {
 					+ " bytes): make the event smaller or raise the limit");
 		}
 		return payload;
+	}
+
+	/**
+	 * Marks a transaction that captured nothing before its commit began: it is registered with the
+	 * transaction's synchronizations, so it is suspended with them when an after-commit callback runs
+	 * a new transaction, and gone with them when the transaction ends.
+	 */
+	private enum CommitStarted implements TransactionSynchronization {
+
+		INSTANCE
+
 	}
 
 }
