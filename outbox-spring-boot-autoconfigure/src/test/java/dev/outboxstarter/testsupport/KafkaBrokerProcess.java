@@ -140,6 +140,8 @@ public final class KafkaBrokerProcess implements AutoCloseable {
 		if (current == null) {
 			return;
 		}
+		// A paused broker would not act on SIGTERM.
+		ProcessSignals.thawQuietly(current.pid());
 		current.destroy();
 		try {
 			if (!current.waitFor(30, TimeUnit.SECONDS)) {
@@ -151,6 +153,21 @@ public final class KafkaBrokerProcess implements AutoCloseable {
 			current.destroyForcibly();
 		}
 		this.process = null;
+	}
+
+	/**
+	 * Stops the broker process without ending it (SIGSTOP): clients stay connected, their requests are
+	 * accepted by the system and answered by nobody until {@link #resume()}.
+	 */
+	public synchronized void pause() {
+		ProcessSignals.freeze(this.process.pid());
+	}
+
+	/**
+	 * Lets a paused broker run again (SIGCONT): it answers the requests that waited.
+	 */
+	public synchronized void resume() {
+		ProcessSignals.thaw(this.process.pid());
 	}
 
 	/**
