@@ -166,7 +166,7 @@ final class FaultInstanceProcess {
 		try (BufferedReader in = new BufferedReader(
 				new InputStreamReader(started.getInputStream(), StandardCharsets.UTF_8));
 				PrintWriter out = new PrintWriter(Files.newBufferedWriter(this.logFile, StandardCharsets.UTF_8,
-						StandardOpenOption.CREATE, StandardOpenOption.APPEND))) {
+						StandardOpenOption.CREATE, StandardOpenOption.APPEND), true)) {
 			out.println("=== " + this.name + " started, pid " + started.pid());
 			String line;
 			while ((line = in.readLine()) != null) {

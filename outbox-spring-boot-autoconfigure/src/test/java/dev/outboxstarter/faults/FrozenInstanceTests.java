@@ -6,6 +6,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -49,10 +50,14 @@ class FrozenInstanceTests {
 
 	private static final int EVENTS = 1_200;
 
-	private static final Duration PUBLISH_TIMEOUT = Duration.ofSeconds(1);
+	/**
+	 * Long enough that the claim idle limit it gives leaves the other keys time to drain on a loaded
+	 * machine while the frozen claim still holds its keys.
+	 */
+	private static final Duration PUBLISH_TIMEOUT = Duration.ofSeconds(5);
 
 	/** What the outbox derives from the publish timeout: twice it, and at least 10 s more than it. */
-	private static final Duration CLAIM_IDLE_LIMIT = Duration.ofSeconds(11);
+	private static final Duration CLAIM_IDLE_LIMIT = Duration.ofSeconds(15);
 
 	private static KafkaBrokerProcess broker;
 
@@ -105,7 +110,7 @@ class FrozenInstanceTests {
 			finally {
 				broker.resume();
 			}
-			System.out.println("[" + name + "] i2 frozen while it held a claim");
+			System.out.println("[" + name + "] i2 frozen while it held a claim, at " + Instant.now());
 
 			// Every other key's events are published while the frozen claim still holds its keys: the
 			// only rows left pending are those of keys whose earliest pending row is locked. It must hold
@@ -116,7 +121,9 @@ class FrozenInstanceTests {
 				.during(PUBLISH_TIMEOUT.plusMillis(500))
 				.until(() -> {
 					assertAlive(instances);
-					return committing.isDone() && onlyHeldKeysPending(database, table, heldKeys);
+					boolean held = committing.isDone() && onlyHeldKeysPending(database, table, heldKeys);
+					sample(name, database, table, heldKeys);
+					return held;
 				});
 			System.out.println("[" + name + "] every other key published; still pending: " + heldKeys);
 			assertThat(heldKeys).as("keys held by the frozen claim").isNotEmpty().hasSizeLessThan(KEYS);
@@ -162,7 +169,7 @@ class FrozenInstanceTests {
 			String topic, Path directory, FaultLog log) throws IOException {
 		List<String> arguments = new ArrayList<>(database.properties(instance));
 		arguments.addAll(List.of("fault.instance=" + instance, "fault.share=" + share, "fault.keys=" + KEYS,
-				"fault.rate=300", "fault.threads=2", "fault.topic=" + topic, "outbox.table-name=" + table,
+				"fault.rate=400", "fault.threads=2", "fault.topic=" + topic, "outbox.table-name=" + table,
 				"outbox.fast-path.grace-period=1s", "outbox.publish-timeout=" + PUBLISH_TIMEOUT.toMillis() + "ms",
 				"outbox.relay.poll-interval=200ms", "outbox.relay.batch-size=20", "outbox.retry.initial-delay=200ms",
 				"outbox.retry.max-delay=1s", "outbox.retry.max-attempts=1000",
@@ -207,6 +214,20 @@ class FrozenInstanceTests {
 			return !pendingByKey.isEmpty() && heldKeys.keySet().equals(pendingByKey.keySet());
 		});
 		return Boolean.TRUE.equals(held);
+	}
+
+	private static long lastSample;
+
+	/**
+	 * Every 2 s: the pending rows, the keys held, and whether i2 still holds its claim.
+	 */
+	private static void sample(String name, FaultDatabase database, String table, Map<String, Integer> heldKeys) {
+		if (System.nanoTime() - lastSample < Duration.ofSeconds(2).toNanos()) {
+			return;
+		}
+		lastSample = System.nanoTime();
+		System.out.println("[" + name + "] " + Instant.now() + ": " + pending(database, table)
+				+ " pending, held keys " + heldKeys + ", i2 claiming " + database.isPublishing("i2", table));
 	}
 
 	private static int pending(FaultDatabase database, String table) {
