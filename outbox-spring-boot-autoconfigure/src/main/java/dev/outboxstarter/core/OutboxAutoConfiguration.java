@@ -66,7 +66,8 @@ public final class OutboxAutoConfiguration {
 				properties.getOrdering() == Ordering.PER_KEY, properties.isDeadEventBlocksKey(),
 				cleanup.isEnabled() && cleanup.getPublishedRetention().isZero());
 		return new OutboxStore(dataSource, vendor, statements, jsonMapper.getIfAvailable(JsonMapper::new),
-				properties.getRelay().getMode() == RelayMode.LOG, OutboxStore.claimIdleLimit(properties.getPublishTimeout()));
+				properties.getRelay().getMode() == RelayMode.LOG,
+				OutboxStore.claimIdleLimit(properties.getPublishTimeout()));
 	}
 
 	@Bean
