@@ -67,7 +67,8 @@ public final class OutboxAutoConfiguration {
 				properties.getOrdering() == Ordering.PER_KEY, properties.isDeadEventBlocksKey(),
 				cleanup.isEnabled() && cleanup.getPublishedRetention().isZero());
 		return new OutboxStore(dataSource, vendor, statements, jsonMapper.getIfAvailable(JsonMapper::new),
-				properties.getRelay().getMode() == RelayMode.LOG);
+				properties.getRelay().getMode() == RelayMode.LOG,
+				OutboxStore.claimIdleLimit(properties.getPublishTimeout()));
 	}
 
 	@Bean

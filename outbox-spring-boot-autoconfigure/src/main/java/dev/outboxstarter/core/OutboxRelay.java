@@ -73,6 +73,11 @@ class OutboxRelay implements SmartLifecycle {
 	 * followed by one that does: rows the drain passed over may be due by then (backed off until the
 	 * drain's first acknowledgement resumed them, or locked by the fast path a moment ago), and would
 	 * otherwise wait a poll interval after everything behind them was published.
+	 * <p>
+	 * A full batch that published nothing and had nothing fail was held back (an earlier row of each of
+	 * its keys is locked by another claim) or postponed: the drain goes on after it, since ending there
+	 * would leave every row behind it, of every other key, to wait until that other claim ends, poll
+	 * after poll claiming the same held-back rows from the start.
 	 * @return rows published
 	 */
 	public int drain() {
@@ -83,10 +88,12 @@ class OutboxRelay implements SmartLifecycle {
 			DeliveryResult result = this.delivery.deliver(PublishPath.RELAY, claim);
 			published += result.published();
 			this.lastRun = Instant.now();
-			if (result.published() == 0 || (result.claimed() < this.batchSize && fromStart)) {
+			boolean full = result.claimed() == this.batchSize;
+			boolean passedOver = full && result.published() == 0 && result.failed() == 0;
+			if ((result.published() == 0 && !passedOver) || (!full && fromStart)) {
 				break;
 			}
-			if (result.claimed() < this.batchSize) {
+			if (!full) {
 				claim.restart();
 			}
 		}

@@ -14,6 +14,10 @@ import org.springframework.util.Assert;
  * The SQL the outbox runs, loaded from {@code db/outbox/statements/<vendor>.properties} for one table.
  *
  * @param insert inserts one captured event
+ * @param limitClaimIdle run first in a claim's transaction (empty for nothing): has the database end the
+ * transaction once its connection has been idle longer than {@code :millis} ({@code :seconds}, rounded up)
+ * @param resetClaimIdle run once a claim's transaction has completed (empty for nothing): puts back what
+ * {@code limitClaimIdle} set for the session
  * @param beforeClaimDue run in the claim's transaction before {@code claimDue} (empty for nothing): on
  * PostgreSQL, keeps the planner to the pending index however stale the table's statistics are
  * @param claimDue locks due pending rows in seq order, skipping locked ones
@@ -39,7 +43,7 @@ import org.springframework.util.Assert;
  * @param deleteWritten deletes the rows just inserted, by id, for the log relay (empty where the vendor
  * has no log that Debezium reads)
  */
-record OutboxStatements(String insert, String beforeClaimDue, String claimDue, String claimByIds,
+record OutboxStatements(String insert, String limitClaimIdle, String resetClaimIdle, String beforeClaimDue, String claimDue, String claimByIds,
 		String heldBack, String markPublished, String markFailed, String postpone, String resumeBackedOff,
 		String resumeBackedOffDestination, String tableExists, String retryDead, String retryAllDead,
 		String retryAllDeadOfType, String deletePublished, String deleteDead, String backlog, String countByStatus,
@@ -83,6 +87,7 @@ record OutboxStatements(String insert, String beforeClaimDue, String claimDue, S
 				deadHeldBack, "{held-back-flag}",
 				perKeyOrdering ? sql.getProperty("held-back-flag").replace("{dead-held-back}", deadHeldBack) : "0");
 		return new OutboxStatements(expand(sql, "insert", table, clauses),
+				expand(sql, "limit-claim-idle", table, clauses), expand(sql, "reset-claim-idle", table, clauses),
 				expand(sql, "before-claim-due", table, clauses), expand(sql, "claim-due", table, clauses),
 				expand(sql, "claim-by-ids", table, clauses), perKeyOrdering ? expand(sql, "held-back", table, clauses) : "",
 				expand(sql, deleteWhenPublished ? "delete-when-published" : "mark-published", table, clauses), expand(sql, "mark-failed", table, clauses),

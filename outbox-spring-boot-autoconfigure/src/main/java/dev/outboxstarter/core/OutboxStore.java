@@ -1,5 +1,6 @@
 package dev.outboxstarter.core;
 
+import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Types;
@@ -17,20 +18,26 @@ import javax.sql.DataSource;
 
 import dev.outboxstarter.spi.CapturedEvent;
 import dev.outboxstarter.spi.OutboxMessage;
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
 import tools.jackson.core.type.TypeReference;
 import tools.jackson.databind.json.JsonMapper;
 
+import org.springframework.dao.DataAccessException;
 import org.springframework.jdbc.core.JdbcOperations;
 import org.springframework.jdbc.core.SqlParameterValue;
 import org.springframework.jdbc.core.namedparam.MapSqlParameterSource;
 import org.springframework.jdbc.core.namedparam.NamedParameterJdbcTemplate;
 import org.springframework.jdbc.core.namedparam.SqlParameterSource;
+import org.springframework.transaction.support.TransactionSynchronization;
+import org.springframework.transaction.support.TransactionSynchronizationManager;
 import org.springframework.util.Assert;
 
 /**
  * JDBC access to the outbox table. Claims and marks run in the caller's transaction, so row locks
- * last exactly as long as the caller publishes.
+ * last exactly as long as the caller publishes, and, where the database can end an idle transaction,
+ * no longer than the claim idle limit when the caller stops without dying.
  */
 class OutboxStore {
 
@@ -48,6 +55,16 @@ class OutboxStore {
 
 	private static final SqlParameterValue NULL_TEXT = new SqlParameterValue(Types.VARCHAR, null);
 
+	/**
+	 * How much longer than the publish timeout a claim's connection may stay idle, at least.
+	 */
+	private static final Duration MIN_CLAIM_IDLE_MARGIN = Duration.ofSeconds(10);
+
+	/** MySQL's and MariaDB's largest {@code wait_timeout}. */
+	private static final long MAX_CLAIM_IDLE_SECONDS = 31_536_000;
+
+	private static final Log logger = LogFactory.getLog(OutboxStore.class);
+
 	private final NamedParameterJdbcTemplate jdbc;
 
 	private final DatabaseVendor vendor;
@@ -64,8 +81,25 @@ class OutboxStore {
 
 	private final boolean logOnly;
 
+	/** The claim idle limit's parameters, or {@code null} for none. */
+	private final @Nullable MapSqlParameterSource claimIdleLimit;
+
 	public OutboxStore(DataSource dataSource, DatabaseVendor vendor, OutboxStatements statements, JsonMapper json) {
 		this(dataSource, vendor, statements, json, false);
+	}
+
+	/**
+	 * Creates a store whose claims have no idle limit.
+	 * @param dataSource the application's data source
+	 * @param vendor its database
+	 * @param statements the SQL for that database and table
+	 * @param json writes the headers column
+	 * @param logOnly whether inserted rows are deleted again in the same transaction, for the log relay
+	 * @throws IllegalStateException when {@code logOnly} is asked of a database without a log relay
+	 */
+	public OutboxStore(DataSource dataSource, DatabaseVendor vendor, OutboxStatements statements, JsonMapper json,
+			boolean logOnly) {
+		this(dataSource, vendor, statements, json, logOnly, null);
 	}
 
 	/**
@@ -76,10 +110,12 @@ class OutboxStore {
 	 * @param json writes the headers column
 	 * @param logOnly whether inserted rows are deleted again in the same transaction, for the log relay:
 	 * the database log carries them to Debezium and the table stays empty
+	 * @param claimIdleLimit how long a claim's connection may stay idle before the database ends its
+	 * transaction (see {@link #claimIdleLimit(Duration)}), or {@code null} for no limit
 	 * @throws IllegalStateException when {@code logOnly} is asked of a database without a log relay
 	 */
 	public OutboxStore(DataSource dataSource, DatabaseVendor vendor, OutboxStatements statements, JsonMapper json,
-			boolean logOnly) {
+			boolean logOnly, @Nullable Duration claimIdleLimit) {
 		Assert.state(!logOnly || !statements.deleteWritten().isEmpty(), () -> "outbox.relay.mode=log needs a "
 				+ "database whose change log Debezium reads (PostgreSQL with wal_level=logical, MySQL or MariaDB with "
 				+ "the row-based binlog), but this one is " + vendor + ": set outbox.relay.mode=polling");
@@ -91,6 +127,28 @@ class OutboxStore {
 			.toArray(InsertParameter[]::new);
 		this.json = json;
 		this.logOnly = logOnly;
+		this.claimIdleLimit = (claimIdleLimit != null && !statements.limitClaimIdle().isEmpty())
+				? new MapSqlParameterSource("millis", Math.min(claimIdleLimit.toMillis(), Integer.MAX_VALUE))
+					.addValue("seconds", Math.min(ceilSeconds(claimIdleLimit), MAX_CLAIM_IDLE_SECONDS))
+				: null;
+	}
+
+	/**
+	 * How long a claim's connection may stay idle before the database ends its transaction, releasing
+	 * its rows: twice the publish timeout, and at least 10 s more than it. A healthy claim is idle while
+	 * its batch is sent and acknowledged, which the publish timeout bounds; the margin is for a send begun
+	 * just before the deadline that blocks past it, and for pauses of the JVM. Only an instance that stops
+	 * without dying (a long GC pause, a frozen VM, a network partition) keeps a claim that long.
+	 * @param publishTimeout {@code outbox.publish-timeout}
+	 * @return the claim idle limit
+	 */
+	static Duration claimIdleLimit(Duration publishTimeout) {
+		Duration margin = (publishTimeout.compareTo(MIN_CLAIM_IDLE_MARGIN) > 0) ? publishTimeout : MIN_CLAIM_IDLE_MARGIN;
+		return publishTimeout.plus(margin);
+	}
+
+	private static long ceilSeconds(Duration duration) {
+		return duration.toSeconds() + ((duration.toNanosPart() > 0) ? 1 : 0);
 	}
 
 	/**
@@ -188,6 +246,7 @@ class OutboxStore {
 	 * the claim holds back
 	 */
 	ClaimedBatch claimDue(int limit, long afterSeq) {
+		limitClaimIdleTime();
 		MapSqlParameterSource parameters = new MapSqlParameterSource("limit", limit)
 			.addValue("candidates", limit * CLAIM_CANDIDATES_PER_ROW)
 			.addValue("afterSeq", afterSeq);
@@ -208,6 +267,7 @@ class OutboxStore {
 	 * @return the claimed rows in seq order
 	 */
 	ClaimedBatch claimCaptured(Collection<CapturedEvent> events) {
+		limitClaimIdleTime();
 		Map<UUID, CapturedEvent> byId = new HashMap<>(events.size() * 2);
 		events.forEach((event) -> byId.put(event.id(), event));
 		Set<UUID> heldBack = new HashSet<>();
@@ -222,6 +282,53 @@ class OutboxStore {
 			return new ClaimedEvent(message, rs.getLong("seq"), event.transport(), rs.getInt("attempts"));
 		});
 		return new ClaimedBatch(claimed, (claimed.size() == byId.size()) ? heldBack : heldBack(claimed));
+	}
+
+	/**
+	 * Has the database end the claim's transaction, releasing its row locks, if its connection stays
+	 * idle longer than the claim idle limit: an instance that stops without dying would otherwise hold
+	 * them, and with them every later event of their keys on every instance, until TCP gives up on the
+	 * connection, hours later. A setting of the session, rather than of the transaction, is put back once
+	 * the transaction has completed, before the pool lends the connection to the application again; where
+	 * that cannot be arranged (no transaction synchronization), the claim has no limit.
+	 */
+	private void limitClaimIdleTime() {
+		MapSqlParameterSource limit = this.claimIdleLimit;
+		if (limit == null) {
+			return;
+		}
+		boolean sessionSetting = !this.sql.resetClaimIdle().isEmpty();
+		if (sessionSetting && !TransactionSynchronizationManager.isSynchronizationActive()) {
+			return;
+		}
+		this.jdbc.execute(this.sql.limitClaimIdle(), limit, PreparedStatement::execute);
+		if (sessionSetting) {
+			TransactionSynchronizationManager.registerSynchronization(new TransactionSynchronization() {
+
+				@Override
+				public void afterCompletion(int status) {
+					resetClaimIdleLimit();
+				}
+
+			});
+		}
+	}
+
+	/**
+	 * Runs after the transaction, on its connection, still bound until the transaction manager's
+	 * clean-up. It fails where the limit ended the connection: the pool discards a connection that
+	 * failed that way.
+	 */
+	private void resetClaimIdleLimit() {
+		try {
+			this.jdbc.getJdbcOperations().execute(this.sql.resetClaimIdle());
+		}
+		catch (DataAccessException ex) {
+			if (logger.isDebugEnabled()) {
+				logger.debug("Could not put back the session's idle limit after an outbox claim; its connection "
+						+ "is closed", ex);
+			}
+		}
 	}
 
 	/**

@@ -15,6 +15,8 @@ import org.awaitility.Awaitility;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 
 import org.springframework.scheduling.concurrent.SimpleAsyncTaskScheduler;
 
@@ -76,6 +78,32 @@ class OutboxRelayTests {
 
 		assertThat(this.relay.drain()).isOne();
 		assertThat(this.relay.drain()).isZero();
+	}
+
+	@ParameterizedTest
+	@EnumSource(TestDatabase.class)
+	void fullBatchHeldBackByAnotherClaimDoesNotEndTheDrain(TestDatabase database) throws Exception {
+		OutboxTestTable outbox = OutboxTestTable.prepare(database, "outbox_relay_held_it");
+		this.transport.reachable = true;
+		OutboxRelay relay = new OutboxRelay(outbox.delivery(this.transport), 2, Duration.ofHours(1),
+				Duration.ofSeconds(5), SimpleAsyncTaskScheduler::new);
+		CapturedEvent first = event("log", "t", "K");
+		CapturedEvent second = event("log", "t", "K");
+		CapturedEvent third = event("log", "t", "K");
+		CapturedEvent otherKey = event("log", "t", "L");
+		OutboxStore store = outbox.store();
+		outbox.insert(store, Duration.ZERO, first, second, third, otherKey);
+		relay.start();
+		// Another instance's claim holds K's first row: the first batch is K's later rows, held back.
+		try (HeldTransaction<ClaimedBatch> other = HeldTransaction.start(outbox.transactions(), store,
+				(s) -> s.claimCaptured(List.of(first)))) {
+			assertThat(relay.drain()).isOne();
+			assertThat(this.transport.sent).containsExactly(otherKey.id());
+			other.commit();
+		}
+		finally {
+			relay.stop();
+		}
 	}
 
 	@Test

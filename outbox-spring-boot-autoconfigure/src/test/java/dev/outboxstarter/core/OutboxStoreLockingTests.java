@@ -9,9 +9,15 @@ import dev.outboxstarter.testsupport.TestDatabase;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
+import org.springframework.jdbc.core.JdbcTemplate;
+import org.springframework.jdbc.datasource.SingleConnectionDataSource;
+import org.springframework.transaction.support.TransactionTemplate;
+
 import static dev.outboxstarter.core.OutboxTestTable.event;
 import static dev.outboxstarter.core.OutboxTestTable.ids;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatIllegalStateException;
+import static org.awaitility.Awaitility.await;
 
 /**
  * Concurrent claims on real PostgreSQL, MariaDB and H2: transaction A claims rows on a thread of its
@@ -160,6 +166,62 @@ class OutboxStoreLockingTests {
 			ClaimedBatch batch = store.claimCaptured(List.of(second));
 			assertThat(batch.heldBack()).containsExactly(second.id());
 		});
+	}
+
+	@ParameterizedTest
+	@EnumSource(value = TestDatabase.class, names = { "POSTGRESQL", "MARIADB" })
+	void claimWhoseConnectionStaysIdleLongerThanTheLimitIsEndedAndItsRowsAreClaimedAgain(TestDatabase database)
+			throws Exception {
+		OutboxTestTable outbox = OutboxTestTable.prepare(database, TABLE);
+		OutboxStore store = outbox.store(outbox.dataSource(), Duration.ofSeconds(1));
+		List<UUID> rows = outbox.insert(store, Duration.ZERO, event("K"), event("K"), event("L"));
+
+		try (HeldTransaction<List<ClaimedEvent>> frozen = HeldTransaction.start(outbox.transactions(), store,
+				(s) -> s.claimDue(1, 0).events())) {
+			assertThat(ids(frozen.result())).containsExactly(rows.get(0));
+			// Its claim sits idle, as that of an instance that stopped without dying: the database ends it.
+			await("the idle claim's rows to be claimed again").atMost(Duration.ofSeconds(30))
+				.pollInterval(Duration.ofMillis(100))
+				.until(() -> outbox.claimDueIds(store, 10), (claimed) -> claimed.equals(rows));
+			assertThatIllegalStateException().isThrownBy(() -> frozen.commit((s) -> s.markPublished(rows.subList(0, 1))));
+		}
+		assertThat(outbox.row(rows.get(0)).status()).isEqualTo("PENDING");
+	}
+
+	@ParameterizedTest
+	@EnumSource(value = TestDatabase.class, names = { "POSTGRESQL", "MARIADB" })
+	void claimLeavesTheSessionsIdleLimitAsItWasOnceItsTransactionHasCompleted(TestDatabase database) {
+		OutboxTestTable outbox = OutboxTestTable.prepare(database, TABLE);
+		// One session for everything, as a pool lends the same connection to the outbox and the application.
+		SingleConnectionDataSource session = new SingleConnectionDataSource(database.url(), database.username(),
+				database.password(), true);
+		try {
+			OutboxStore store = outbox.store(session, Duration.ofSeconds(7));
+			outbox.insert(store, Duration.ZERO, event("K"));
+			JdbcTemplate jdbc = new JdbcTemplate(session);
+			String idleLimit = (database == TestDatabase.POSTGRESQL) ? "SHOW idle_in_transaction_session_timeout"
+					: "SELECT @@SESSION.wait_timeout";
+			String before = jdbc.queryForObject(idleLimit, String.class);
+			TransactionTemplate transactions = OutboxTestTable.transactions(session);
+
+			String duringClaim = transactions.execute((status) -> {
+				assertThat(ids(store.claimDue(10, 0).events())).hasSize(1);
+				return jdbc.queryForObject(idleLimit, String.class);
+			});
+			String afterCommit = jdbc.queryForObject(idleLimit, String.class);
+			transactions.executeWithoutResult((status) -> {
+				store.claimDue(10, 0);
+				status.setRollbackOnly();
+			});
+			String afterRollback = jdbc.queryForObject(idleLimit, String.class);
+
+			assertThat(duringClaim).isIn("7s", "7");
+			assertThat(afterCommit).isEqualTo(before);
+			assertThat(afterRollback).isEqualTo(before);
+		}
+		finally {
+			session.destroy();
+		}
 	}
 
 }

@@ -164,6 +164,18 @@ public final class OutboxTestTable {
 	}
 
 	/**
+	 * A store on this table whose claims the database ends once their connection has been idle for a
+	 * while.
+	 * @param dataSource the data source
+	 * @param claimIdleLimit how long a claim's connection may stay idle
+	 * @return the store
+	 */
+	public OutboxStore store(DataSource dataSource, Duration claimIdleLimit) {
+		return new OutboxStore(dataSource, this.vendor, OutboxStatements.load(this.vendor, this.table, true, false),
+				new JsonMapper(), false, claimIdleLimit);
+	}
+
+	/**
 	 * Batch delivery from this table as the auto-configuration builds it by default: per-key ordering,
 	 * a 5 s publish timeout, ten attempts from a minute's backoff, no listeners.
 	 * @param transport the only transport

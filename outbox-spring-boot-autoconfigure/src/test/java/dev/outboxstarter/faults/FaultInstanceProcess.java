@@ -15,6 +15,7 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 import dev.outboxstarter.testsupport.FaultClassPath;
+import dev.outboxstarter.testsupport.ProcessSignals;
 
 import static org.awaitility.Awaitility.await;
 
@@ -98,6 +99,25 @@ final class FaultInstanceProcess {
 		return this.process.pid();
 	}
 
+	Path logFile() {
+		return this.logFile;
+	}
+
+	/**
+	 * SIGSTOP: the instance stops without dying, its sockets open, as in a long garbage collection or a
+	 * frozen VM.
+	 */
+	synchronized void freeze() {
+		ProcessSignals.freeze(this.process.pid());
+	}
+
+	/**
+	 * SIGCONT: a frozen instance runs on.
+	 */
+	synchronized void thaw() {
+		ProcessSignals.thaw(this.process.pid());
+	}
+
 	/**
 	 * SIGKILL: no shutdown hook, no graceful close, whatever was in flight is cut.
 	 */
@@ -114,6 +134,8 @@ final class FaultInstanceProcess {
 		if (current == null || !current.isAlive()) {
 			return;
 		}
+		// A frozen instance would neither read its input nor act on SIGTERM.
+		ProcessSignals.thawQuietly(current.pid());
 		try {
 			current.getOutputStream().close();
 		}
@@ -144,7 +166,7 @@ final class FaultInstanceProcess {
 		try (BufferedReader in = new BufferedReader(
 				new InputStreamReader(started.getInputStream(), StandardCharsets.UTF_8));
 				PrintWriter out = new PrintWriter(Files.newBufferedWriter(this.logFile, StandardCharsets.UTF_8,
-						StandardOpenOption.CREATE, StandardOpenOption.APPEND))) {
+						StandardOpenOption.CREATE, StandardOpenOption.APPEND), true)) {
 			out.println("=== " + this.name + " started, pid " + started.pid());
 			String line;
 			while ((line = in.readLine()) != null) {

@@ -140,6 +140,8 @@ public final class KafkaBrokerProcess implements AutoCloseable {
 		if (current == null) {
 			return;
 		}
+		// A paused broker would not act on SIGTERM.
+		ProcessSignals.thawQuietly(current.pid());
 		current.destroy();
 		try {
 			if (!current.waitFor(30, TimeUnit.SECONDS)) {
@@ -154,38 +156,18 @@ public final class KafkaBrokerProcess implements AutoCloseable {
 	}
 
 	/**
-	 * Freezes the broker process (SIGSTOP) without closing anything: its connections stay open, and
-	 * what clients send meanwhile waits in the system's buffers, as with a broker in a long GC pause.
+	 * Stops the broker process without ending it (SIGSTOP): clients stay connected, their requests are
+	 * accepted by the system and answered by nobody until {@link #resume()}.
 	 */
-	public void pause() {
-		signal("STOP");
+	public synchronized void pause() {
+		ProcessSignals.freeze(this.process.pid());
 	}
 
 	/**
-	 * Lets a paused broker process run again (SIGCONT).
+	 * Lets a paused broker run again (SIGCONT): it answers the requests that waited.
 	 */
-	public void resume() {
-		signal("CONT");
-	}
-
-	private void signal(String signal) {
-		Process current = this.process;
-		if (current == null) {
-			throw new IllegalStateException("The Kafka broker process is not running");
-		}
-		try {
-			Process kill = new ProcessBuilder("kill", "-" + signal, Long.toString(current.pid())).inheritIO().start();
-			if (!kill.waitFor(10, TimeUnit.SECONDS) || kill.exitValue() != 0) {
-				throw new IllegalStateException("Could not send SIG" + signal + " to the Kafka broker process");
-			}
-		}
-		catch (IOException ex) {
-			throw new UncheckedIOException(ex);
-		}
-		catch (InterruptedException ex) {
-			Thread.currentThread().interrupt();
-			throw new IllegalStateException(ex);
-		}
+	public synchronized void resume() {
+		ProcessSignals.thaw(this.process.pid());
 	}
 
 	/**
