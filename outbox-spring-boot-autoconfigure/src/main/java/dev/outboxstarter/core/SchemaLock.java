@@ -112,7 +112,7 @@ final class SchemaLock {
 			if (held != null && held == 1) {
 				return true;
 			}
-			if (needless.getAsBoolean()) {
+			if (isNeedless(needless)) {
 				return false;
 			}
 			long left = deadline - System.nanoTime();
@@ -126,6 +126,17 @@ final class SchemaLock {
 				Thread.currentThread().interrupt();
 				throw notHeld(ex);
 			}
+		}
+	}
+
+	private boolean isNeedless(BooleanSupplier needless) {
+		try {
+			return needless.getAsBoolean();
+		}
+		catch (DataAccessException ex) {
+			// Read while the other instance changes the table: find out at the next try, or with the lock.
+			logger.debug("Could not check whether the table '" + this.table + "' needs this instance to wait", ex);
+			return false;
 		}
 	}
 
