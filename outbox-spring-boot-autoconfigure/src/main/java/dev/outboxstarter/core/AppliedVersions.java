@@ -54,6 +54,21 @@ final class AppliedVersions {
 	}
 
 	/**
+	 * The versions the table lacks that it cannot be used without: every missing version but those that
+	 * run outside a transaction, which only build or drop indexes (the rule for such migrations), so that
+	 * the table works the same before and after them. An instance that finds none while another migrates
+	 * the table can start without waiting for it.
+	 * @return the versions, in order
+	 */
+	List<Integer> missingAndNeeded() {
+		Set<Integer> applied = read();
+		return this.scripts.stream()
+			.filter((script) -> !applied.contains(script.version()) && script.inTransaction())
+			.map(MigrationScript::version)
+			.toList();
+	}
+
+	/**
 	 * The versions in the scripts' record.
 	 * @return the versions, empty without the record
 	 */

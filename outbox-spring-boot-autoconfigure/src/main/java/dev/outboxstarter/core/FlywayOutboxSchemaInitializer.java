@@ -2,14 +2,20 @@ package dev.outboxstarter.core;
 
 import java.sql.Connection;
 import java.sql.SQLException;
+import java.util.List;
 import java.util.Map;
 
 import javax.sql.DataSource;
 
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
 import org.flywaydb.core.Flyway;
 import org.flywaydb.core.api.FlywayException;
+import org.flywaydb.core.api.MigrationInfo;
+import org.flywaydb.core.api.MigrationState;
 import org.flywaydb.core.api.configuration.FluentConfiguration;
 
+import org.springframework.jdbc.core.namedparam.MapSqlParameterSource;
 import org.springframework.jdbc.core.namedparam.NamedParameterJdbcTemplate;
 import org.springframework.jdbc.datasource.SingleConnectionDataSource;
 
@@ -21,6 +27,21 @@ import org.springframework.jdbc.datasource.SingleConnectionDataSource;
  * empty schema can race for. A table the scripts mode set up is taken over at the version it has.
  */
 class FlywayOutboxSchemaInitializer extends OutboxSchemaInitializer {
+
+	private static final String POSTGRESQL_TRANSACTIONAL_LOCK = "flyway.postgresql.transactional.lock";
+
+	/** Flyway's checksum of PostgreSQL's version 5 as it rebuilt the pending index in a transaction. */
+	private static final int V5_PENDING_INDEX_IN_A_TRANSACTION = -1885394324;
+
+	/**
+	 * Checksums of shipped scripts as earlier releases shipped them, by script, where the script changed
+	 * how it does its work but not what it leaves: PostgreSQL's version 5 rebuilt the pending index in a
+	 * transaction that held back every write to the table, and now builds it concurrently.
+	 */
+	private static final Map<String, Integer> SUPERSEDED_CHECKSUMS = Map
+		.of("V5__index_pending_rows_with_a_due_time.sql", V5_PENDING_INDEX_IN_A_TRANSACTION);
+
+	private static final Log logger = LogFactory.getLog(FlywayOutboxSchemaInitializer.class);
 
 	private final DataSource dataSource;
 
@@ -42,11 +63,17 @@ class FlywayOutboxSchemaInitializer extends OutboxSchemaInitializer {
 
 	@Override
 	protected void initialize() {
-		SchemaStatements statements = SchemaStatements.load(DatabaseVendor.of(this.dataSource), this.table);
+		DatabaseVendor vendor = DatabaseVendor.of(this.dataSource);
+		SchemaStatements statements = SchemaStatements.load(vendor, this.table);
+		List<MigrationScript> scripts = MigrationScript.at(this.location, this.table, getClass().getClassLoader());
 		// This connection only holds the lock (and reads); Flyway takes its own from the data source.
 		try (Connection connection = this.dataSource.getConnection()) {
-			new SchemaLock(statements, this.table, SchemaLock.WAIT).holding(connection,
-					() -> migrate(baselineVersion(connection, statements)));
+			NamedParameterJdbcTemplate jdbc = new NamedParameterJdbcTemplate(
+					new SingleConnectionDataSource(connection, true));
+			AppliedVersions applied = new AppliedVersions(jdbc, statements, this.table, scripts);
+			new SchemaLock(statements, this.table, SchemaLock.WAIT).holdingUnlessNeedless(connection,
+					() -> usableWhileAnotherInstanceMigrates(this.table, applied),
+					() -> migrate(vendor, jdbc, statements, scripts, baselineVersion(applied)));
 		}
 		catch (SQLException ex) {
 			throw new IllegalStateException("Could not connect to set up the table '" + this.table + "': "
@@ -58,19 +85,23 @@ class FlywayOutboxSchemaInitializer extends OutboxSchemaInitializer {
 	 * The version Flyway starts its history at: 0 for a new table, or for a table that the scripts mode
 	 * set up (no history of Flyway's yet), the version it has.
 	 */
-	private int baselineVersion(Connection connection, SchemaStatements statements) {
-		AppliedVersions applied = new AppliedVersions(
-				new NamedParameterJdbcTemplate(new SingleConnectionDataSource(connection, true)), statements,
-				this.table, MigrationScript.at(this.location, this.table, getClass().getClassLoader()));
+	private int baselineVersion(AppliedVersions applied) {
 		if (applied.flywayHistoryExists() || !applied.tableExists(this.table)) {
 			return 0;
 		}
 		return applied.contiguous(applied.read());
 	}
 
-	private void migrate(int baselineVersion) {
-		FluentConfiguration configuration = Flyway.configure(getClass().getClassLoader())
-			.dataSource(this.dataSource)
+	private void migrate(DatabaseVendor vendor, NamedParameterJdbcTemplate jdbc, SchemaStatements statements,
+			List<MigrationScript> scripts, int baselineVersion) {
+		FluentConfiguration configuration = Flyway.configure(getClass().getClassLoader());
+		if (vendor == DatabaseVendor.POSTGRESQL) {
+			// Flyway's transactional lock keeps a transaction open on a connection of its own for the whole
+			// run, and CREATE INDEX CONCURRENTLY waits for every older transaction to end: it would wait for
+			// ever. Its session lock holds none; the schema lock makes instances take turns anyway.
+			configuration.configuration(Map.of(POSTGRESQL_TRANSACTIONAL_LOCK, "false"));
+		}
+		configuration.dataSource(this.dataSource)
 			.locations(this.location)
 			.table(this.table + "_schema_history")
 			.placeholders(Map.of("table", this.table))
@@ -83,6 +114,8 @@ class FlywayOutboxSchemaInitializer extends OutboxSchemaInitializer {
 		}
 		Flyway flyway = configuration.load();
 		try {
+			acceptSupersededChecksums(flyway, jdbc, statements);
+			forgetFailuresOutsideATransaction(flyway, jdbc, statements, scripts);
 			flyway.migrate();
 		}
 		catch (FlywayException ex) {
@@ -90,6 +123,48 @@ class FlywayOutboxSchemaInitializer extends OutboxSchemaInitializer {
 					+ ex.getMessage() + "). If Flyway lacks support for this database, add its module (e.g. "
 					+ "org.flywaydb:flyway-database-postgresql or org.flywaydb:flyway-mysql) or set "
 					+ "outbox.schema.mode=scripts", ex);
+		}
+	}
+
+	/**
+	 * Lets a version that failed outside a transaction at an earlier start run again: Flyway records such a
+	 * failure and then refuses to migrate until someone repairs its history, but these versions are written
+	 * to complete what a failure cut short when they run again.
+	 */
+	private void forgetFailuresOutsideATransaction(Flyway flyway, NamedParameterJdbcTemplate jdbc,
+			SchemaStatements statements, List<MigrationScript> scripts) {
+		for (MigrationInfo migration : flyway.info().applied()) {
+			if (migration.getState() != MigrationState.FAILED || migration.getVersion() == null) {
+				continue;
+			}
+			String version = migration.getVersion().getVersion();
+			boolean runsAgain = scripts.stream()
+				.anyMatch((script) -> !script.inTransaction() && String.valueOf(script.version()).equals(version));
+			if (runsAgain) {
+				jdbc.update(statements.flywayHistoryForgetFailure(), Map.of("version", version));
+				logger.warn("Version " + version + " of the table '" + this.table + "' failed at an earlier start; "
+						+ "it runs outside a transaction and completes what the failure cut short: running it again");
+			}
+		}
+	}
+
+	/**
+	 * Lets a version applied with an earlier text of its script pass Flyway's validation, where that text
+	 * did what the shipped one does, only in another way.
+	 */
+	private void acceptSupersededChecksums(Flyway flyway, NamedParameterJdbcTemplate jdbc, SchemaStatements statements) {
+		for (MigrationInfo migration : flyway.info().applied()) {
+			Integer superseded = SUPERSEDED_CHECKSUMS.get(migration.getScript());
+			if (superseded == null || migration.isChecksumMatching() || !superseded.equals(migration.getAppliedChecksum())
+					|| migration.getResolvedChecksum() == null) {
+				continue;
+			}
+			jdbc.update(statements.flywayHistoryAcceptChecksum(),
+					new MapSqlParameterSource("checksum", migration.getResolvedChecksum())
+						.addValue("version", migration.getVersion().getVersion())
+						.addValue("supersededChecksum", superseded));
+			logger.info("The table '" + this.table + "' had " + migration.getScript() + " applied in its earlier "
+					+ "text; its history now holds the checksum of the shipped one, which makes the same index");
 		}
 	}
 

@@ -1,11 +1,13 @@
 package dev.outboxstarter.core;
 
 import java.io.IOException;
+import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
+import java.util.Properties;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -14,18 +16,24 @@ import org.springframework.core.io.support.PathMatchingResourcePatternResolver;
 
 /**
  * One shipped migration ({@code V<version>__<description>.sql}) with its {@code ${table}} placeholder
- * replaced, as the scripts mode runs it.
+ * replaced, as the scripts mode runs it. Like Flyway, it reads {@code executeInTransaction} from the
+ * script's configuration next to it ({@code V<version>__<description>.sql.conf}), if there is one.
  *
  * @param version the version
  * @param name the file name
  * @param sql the statements
+ * @param inTransaction whether its statements run in one transaction; those that do not (index builds that
+ * must not hold back writes) are written to be run again after any of them failed
  */
-record MigrationScript(int version, String name, String sql) {
+record MigrationScript(int version, String name, String sql, boolean inTransaction) {
 
 	private static final Pattern NAME = Pattern.compile("V(\\d+)__.+\\.sql");
 
-	private static final Pattern CREATED_INDEX = Pattern.compile("CREATE\\s+(?:UNIQUE\\s+)?INDEX\\s+(\\w+)\\s+ON",
+	private static final Pattern CREATED_INDEX = Pattern.compile(
+			"CREATE\\s+(?:UNIQUE\\s+)?INDEX\\s+(?:CONCURRENTLY\\s+)?(?:IF\\s+NOT\\s+EXISTS\\s+)?(\\w+)\\s+ON",
 			Pattern.CASE_INSENSITIVE);
+
+	private static final String EXECUTE_IN_TRANSACTION = "executeInTransaction";
 
 	/**
 	 * The migrations at a location, in version order.
@@ -46,7 +54,8 @@ record MigrationScript(int version, String name, String sql) {
 							+ "name it V<number>__<description>.sql");
 				}
 				scripts.add(new MigrationScript(Integer.parseInt(matcher.group(1)), name,
-						resource.getContentAsString(StandardCharsets.UTF_8).replace("${table}", table)));
+						resource.getContentAsString(StandardCharsets.UTF_8).replace("${table}", table),
+						inTransaction(resource.createRelative(name + ".conf"))));
 			}
 		}
 		catch (IOException ex) {
@@ -54,6 +63,22 @@ record MigrationScript(int version, String name, String sql) {
 		}
 		scripts.sort(Comparator.comparingInt(MigrationScript::version));
 		return scripts;
+	}
+
+	private static boolean inTransaction(Resource configuration) throws IOException {
+		if (!configuration.exists()) {
+			return true;
+		}
+		Properties properties = new Properties();
+		try (InputStream input = configuration.getInputStream()) {
+			properties.load(input);
+		}
+		String value = properties.getProperty(EXECUTE_IN_TRANSACTION, "true").strip();
+		if (!value.equals("true") && !value.equals("false")) {
+			throw new IllegalStateException("The migration configuration " + configuration + " sets "
+					+ EXECUTE_IN_TRANSACTION + " to '" + value + "': set it to true or false");
+		}
+		return Boolean.parseBoolean(value);
 	}
 
 	/**

@@ -8,6 +8,7 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.BooleanSupplier;
 
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
@@ -32,6 +33,9 @@ final class SchemaLock {
 	 */
 	static final Duration WAIT = Duration.ofMinutes(5);
 
+	/** How often a waiting instance tries again to take the lock. */
+	private static final Duration RETRY = Duration.ofMillis(200);
+
 	private static final Map<String, ReentrantLock> inProcessLocks = new ConcurrentHashMap<>();
 
 	private static final Log logger = LogFactory.getLog(SchemaLock.class);
@@ -54,31 +58,29 @@ final class SchemaLock {
 	 * @param work the work
 	 */
 	void holding(Connection connection, Runnable work) {
+		holdingUnlessNeedless(connection, () -> false, work);
+	}
+
+	/**
+	 * Runs work while holding the lock, or, while another instance holds it, not at all once that instance's
+	 * work no longer concerns this one.
+	 * @param connection the connection that holds the lock (and may run the work)
+	 * @param needless asked while another instance holds the lock: whether this one can go on without the work
+	 * @param work the work
+	 * @return whether the work ran
+	 */
+	boolean holdingUnlessNeedless(Connection connection, BooleanSupplier needless, Runnable work) {
 		if (this.statements.lock().isBlank()) {
 			holdingInProcess(connection, work);
-			return;
+			return true;
 		}
 		NamedParameterJdbcTemplate jdbc = new NamedParameterJdbcTemplate(new SingleConnectionDataSource(connection, true));
-		jdbc.getJdbcTemplate().setQueryTimeout((int) this.wait.toSeconds());
-		long start = System.nanoTime();
-		Integer held;
-		try {
-			held = jdbc.queryForObject(this.statements.lock(), Map.of("waitSeconds", this.wait.toSeconds()),
-					Integer.class);
-		}
-		catch (DataAccessException ex) {
-			// PostgreSQL's wait ends with the query timeout, a cancelled statement; other failures end sooner.
-			if (Duration.ofNanos(System.nanoTime() - start).compareTo(this.wait) >= 0) {
-				throw notHeld(ex);
-			}
-			throw new IllegalStateException("Could not take the schema lock of the table '" + this.table + "': "
-					+ ex.getMessage(), ex);
-		}
-		if (held == null || held != 1) {
-			throw notHeld(null);
+		if (!take(jdbc, needless)) {
+			return false;
 		}
 		try {
 			work.run();
+			return true;
 		}
 		finally {
 			try {
@@ -88,6 +90,53 @@ final class SchemaLock {
 				// Unlocking fails only with its connection, and a session's lock ends with its connection.
 				logger.warn("Could not release the schema lock of the table '" + this.table + "'", ex);
 			}
+		}
+	}
+
+	/**
+	 * Takes the lock, trying again until the wait is over. No statement waits for it: a session waiting
+	 * in a statement holds a snapshot, and PostgreSQL's {@code CREATE INDEX CONCURRENTLY} in the session
+	 * that holds the lock waits for every older snapshot to go, which would be for as long as this wait.
+	 */
+	private boolean take(NamedParameterJdbcTemplate jdbc, BooleanSupplier needless) {
+		long deadline = System.nanoTime() + this.wait.toNanos();
+		while (true) {
+			Integer held;
+			try {
+				held = jdbc.queryForObject(this.statements.lock(), Map.of(), Integer.class);
+			}
+			catch (DataAccessException ex) {
+				throw new IllegalStateException("Could not take the schema lock of the table '" + this.table + "': "
+						+ ex.getMessage(), ex);
+			}
+			if (held != null && held == 1) {
+				return true;
+			}
+			if (isNeedless(needless)) {
+				return false;
+			}
+			long left = deadline - System.nanoTime();
+			if (left <= 0) {
+				throw notHeld(null);
+			}
+			try {
+				TimeUnit.NANOSECONDS.sleep(Math.min(left, RETRY.toNanos()));
+			}
+			catch (InterruptedException ex) {
+				Thread.currentThread().interrupt();
+				throw notHeld(ex);
+			}
+		}
+	}
+
+	private boolean isNeedless(BooleanSupplier needless) {
+		try {
+			return needless.getAsBoolean();
+		}
+		catch (DataAccessException ex) {
+			// Read while the other instance changes the table: find out at the next try, or with the lock.
+			logger.debug("Could not check whether the table '" + this.table + "' needs this instance to wait", ex);
+			return false;
 		}
 	}
 

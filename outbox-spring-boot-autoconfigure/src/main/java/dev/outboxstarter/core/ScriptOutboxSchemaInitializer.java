@@ -51,7 +51,11 @@ class ScriptOutboxSchemaInitializer extends OutboxSchemaInitializer {
 		List<MigrationScript> scripts = MigrationScript.at(this.location, this.table, getClass().getClassLoader());
 		// One connection takes the lock and applies the scripts, so this needs no more than one from a pool.
 		try (Connection connection = this.dataSource.getConnection()) {
-			new SchemaLock(statements, this.table, SchemaLock.WAIT).holding(connection,
+			NamedParameterJdbcTemplate jdbc = new NamedParameterJdbcTemplate(
+					new SingleConnectionDataSource(connection, true));
+			new SchemaLock(statements, this.table, SchemaLock.WAIT).holdingUnlessNeedless(connection,
+					() -> usableWhileAnotherInstanceMigrates(this.table,
+							new AppliedVersions(jdbc, statements, this.table, scripts)),
 					() -> upgrade(connection, statements, scripts));
 		}
 		catch (SQLException ex) {
@@ -82,15 +86,20 @@ class ScriptOutboxSchemaInitializer extends OutboxSchemaInitializer {
 
 	/**
 	 * Applies one version and records it in one transaction: on PostgreSQL, whose DDL is transactional,
-	 * a version is applied and recorded whole or not at all.
+	 * a version is applied and recorded whole or not at all. A version that runs outside a transaction
+	 * (an index built without holding back writes) runs statement by statement and is recorded after its
+	 * last; it is written so that running it again completes what a failure cut short.
 	 */
 	private void apply(Connection connection, MigrationScript script, AppliedVersions history) {
+		if (!script.inTransaction()) {
+			applyOutsideATransaction(connection, script, history);
+			return;
+		}
 		try {
 			boolean autoCommit = connection.getAutoCommit();
 			connection.setAutoCommit(false);
 			try {
-				ScriptUtils.executeSqlScript(connection,
-						new ByteArrayResource(script.sql().getBytes(StandardCharsets.UTF_8), script.name()));
+				execute(connection, script);
 				history.record(script);
 				connection.commit();
 			}
@@ -111,6 +120,34 @@ class ScriptOutboxSchemaInitializer extends OutboxSchemaInitializer {
 			throw new IllegalStateException("Could not apply " + script.name() + " to the table '" + this.table + "': "
 					+ ex.getMessage(), ex);
 		}
+	}
+
+	private void applyOutsideATransaction(Connection connection, MigrationScript script, AppliedVersions history) {
+		try {
+			boolean autoCommit = connection.getAutoCommit();
+			connection.setAutoCommit(true);
+			try {
+				execute(connection, script);
+				history.record(script);
+			}
+			catch (DataAccessException ex) {
+				throw new IllegalStateException("Could not apply " + script.name() + " to the table '" + this.table
+						+ "' (" + ex.getMessage() + "). It runs outside a transaction and is written to be run "
+						+ "again: remove the cause (a lock it waited for in vain?) and start again", ex);
+			}
+			finally {
+				connection.setAutoCommit(autoCommit);
+			}
+		}
+		catch (SQLException ex) {
+			throw new IllegalStateException("Could not apply " + script.name() + " to the table '" + this.table + "': "
+					+ ex.getMessage(), ex);
+		}
+	}
+
+	private static void execute(Connection connection, MigrationScript script) {
+		ScriptUtils.executeSqlScript(connection,
+				new ByteArrayResource(script.sql().getBytes(StandardCharsets.UTF_8), script.name()));
 	}
 
 }

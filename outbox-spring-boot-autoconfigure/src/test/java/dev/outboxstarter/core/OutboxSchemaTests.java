@@ -1,6 +1,7 @@
 package dev.outboxstarter.core;
 
 import java.nio.charset.StandardCharsets;
+import java.sql.Connection;
 import java.sql.DatabaseMetaData;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -10,23 +11,33 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeMap;
+import java.util.concurrent.CompletableFuture;
 
 import javax.sql.DataSource;
 
 import dev.outboxstarter.spi.CapturedEvent;
 import dev.outboxstarter.testsupport.TestDatabase;
+import org.flywaydb.core.Flyway;
+import org.flywaydb.core.api.configuration.FluentConfiguration;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
+import org.junit.jupiter.params.provider.ValueSource;
 import tools.jackson.databind.json.JsonMapper;
 
 import org.springframework.core.io.ByteArrayResource;
+import org.springframework.dao.DataAccessException;
 import org.springframework.jdbc.core.JdbcTemplate;
+import org.springframework.jdbc.core.namedparam.NamedParameterJdbcTemplate;
 import org.springframework.jdbc.datasource.init.ResourceDatabasePopulator;
 import org.springframework.jdbc.support.JdbcUtils;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 import static org.assertj.core.api.Assertions.assertThatIllegalStateException;
+import static org.awaitility.Awaitility.await;
 
 /**
  * The three schema modes on real PostgreSQL, MariaDB and H2: Flyway migrations with their own history
@@ -220,6 +231,101 @@ class OutboxSchemaTests {
 		assertThat(schema.store.tableExists(SCRIPTS_TABLE + "_script_history")).isFalse();
 	}
 
+	@Test
+	void flywayStartsOnAPostgreSqlTableThatHadVersion5InItsEarlierText() {
+		TestDatabase.POSTGRESQL.dropTable(TABLE);
+		Schema schema = new Schema(TestDatabase.POSTGRESQL, TABLE);
+		// As the previous release left it: versions 1 to 4 as shipped, 5 as it was then, which rebuilt the
+		// pending index in a transaction.
+		schema.flywayOf(schema.vendor.migrationLocation()).target("4").load().migrate();
+		schema.flywayOf("classpath:db/outbox/previous-migration/postgresql")
+			.ignoreMigrationPatterns("*:missing")
+			.load()
+			.migrate();
+		schema.store.insert(List.of(OutboxTestTable.event("kept")), Duration.ZERO);
+
+		schema.flyway().afterPropertiesSet();
+
+		assertThat(schema.migrations()).containsExactly("0:true", "1:true", "2:true", "3:true", "4:true", "5:true");
+		assertThat(schema.flywayOf(schema.vendor.migrationLocation()).load().info().applied())
+			.allSatisfy((migration) -> assertThat(migration.isChecksumMatching()).isTrue());
+		assertThat(schema.count(TABLE)).isEqualTo(1);
+		schema.scripts().afterPropertiesSet();
+		assertThat(schema.store.tableExists(TABLE + "_script_history")).isFalse();
+	}
+
+	@ParameterizedTest
+	@ValueSource(strings = { "flyway", "scripts" })
+	void anUpgradeOnPostgreSqlCompletesAnIndexBuildThatACrashLeftInvalid(String mode) {
+		TestDatabase.POSTGRESQL.dropTable(SCRIPTS_TABLE);
+		Schema schema = new Schema(TestDatabase.POSTGRESQL, SCRIPTS_TABLE);
+		schema.setUpWithTheScriptsUpTo(4);
+		schema.store.insert(List.of(OutboxTestTable.event("a"), OutboxTestTable.event("b")), Duration.ZERO);
+		// A build of version 5's new index that stopped halfway, as a crash or a lock timeout leaves it.
+		assertThatExceptionOfType(DataAccessException.class).isThrownBy(() -> schema.jdbc.execute(
+				"CREATE UNIQUE INDEX CONCURRENTLY " + SCRIPTS_TABLE + "_pending_due_idx ON " + SCRIPTS_TABLE + " (status)"));
+		assertThat(schema.invalidIndexes()).containsExactly(SCRIPTS_TABLE + "_pending_due_idx");
+
+		(mode.equals("flyway") ? schema.flyway() : schema.scripts()).afterPropertiesSet();
+
+		assertThat(schema.invalidIndexes()).isEmpty();
+		assertThat(schema.jdbc.queryForList("SELECT indexname || ': ' || indexdef FROM pg_indexes WHERE "
+				+ "schemaname = current_schema() AND tablename = '" + SCRIPTS_TABLE + "' AND indexname LIKE '%pending%'",
+				String.class))
+			.singleElement()
+			.asString()
+			.startsWith(SCRIPTS_TABLE + "_pending_idx: ")
+			.endsWith("WHERE (((status)::text = 'PENDING'::text) AND (available_at IS NOT NULL))");
+		assertThat(schema.count(SCRIPTS_TABLE)).isEqualTo(2);
+	}
+
+	@ParameterizedTest
+	@ValueSource(strings = { "flyway", "scripts" })
+	void aVersionThatFailedOutsideATransactionRunsAgainAtTheNextStart(String mode) {
+		TestDatabase.POSTGRESQL.dropTable(SCRIPTS_TABLE);
+		Schema schema = new Schema(TestDatabase.POSTGRESQL, SCRIPTS_TABLE);
+		schema.setUpWithTheScriptsUpTo(4);
+		// Not an index: version 5's first statement fails on it.
+		TestDatabase.POSTGRESQL.dropTable(SCRIPTS_TABLE + "_pending_due_idx");
+		schema.jdbc.execute("CREATE TABLE " + SCRIPTS_TABLE + "_pending_due_idx (id INTEGER)");
+		OutboxSchemaInitializer instance = mode.equals("flyway") ? schema.flyway() : schema.scripts();
+		try {
+			assertThatIllegalStateException().isThrownBy(instance::afterPropertiesSet)
+				.withMessageContaining("V5__index_pending_rows_with_a_due_time.sql");
+		}
+		finally {
+			TestDatabase.POSTGRESQL.dropTable(SCRIPTS_TABLE + "_pending_due_idx");
+		}
+
+		instance.afterPropertiesSet();
+
+		assertThat(schema.appliedVersions()).contains(5);
+		assertThat(schema.invalidIndexes()).isEmpty();
+	}
+
+	@ParameterizedTest
+	@ValueSource(strings = { "flyway", "scripts" })
+	void anInstanceStartsWithoutWaitingWhileAnotherBuildsIndexesTheTableWorksWithout(String mode) throws Exception {
+		TestDatabase.POSTGRESQL.dropTable(SCRIPTS_TABLE);
+		Schema schema = new Schema(TestDatabase.POSTGRESQL, SCRIPTS_TABLE);
+		schema.setUpWithTheScriptsUpTo(4);
+		SchemaLock lock = new SchemaLock(SchemaStatements.load(DatabaseVendor.POSTGRESQL, SCRIPTS_TABLE), SCRIPTS_TABLE,
+				SchemaLock.WAIT);
+		OutboxSchemaInitializer instance = mode.equals("flyway") ? schema.flyway() : schema.scripts();
+
+		try (Connection otherInstance = schema.dataSource.getConnection()) {
+			lock.holding(otherInstance, () -> {
+				CompletableFuture<Void> start = CompletableFuture.runAsync(instance::afterPropertiesSet);
+				await().atMost(Duration.ofMinutes(1)).pollInterval(Duration.ofMillis(20)).until(start::isDone);
+				start.join();
+			});
+		}
+
+		assertThat(schema.appliedVersions()).doesNotContain(5);
+		instance.afterPropertiesSet();
+		assertThat(schema.appliedVersions()).contains(5);
+	}
+
 	/** One table's view of the database. */
 	private static final class Schema {
 
@@ -249,6 +355,39 @@ class OutboxSchemaTests {
 
 		FlywayOutboxSchemaInitializer flyway() {
 			return new FlywayOutboxSchemaInitializer(this.dataSource, this.vendor.migrationLocation(), this.table);
+		}
+
+		/** Flyway as the starter configures it, at a location of choice. */
+		FluentConfiguration flywayOf(String location) {
+			return Flyway.configure(getClass().getClassLoader())
+				.dataSource(this.dataSource)
+				.locations(location)
+				.table(this.table + "_schema_history")
+				.placeholders(Map.of("table", this.table))
+				.baselineOnMigrate(true)
+				.baselineVersion("0");
+		}
+
+		/** Sets the table up as the scripts mode did, with their record, at a version. */
+		void setUpWithTheScriptsUpTo(int version) {
+			runShippedScriptsUpTo(version);
+			AppliedVersions record = appliedVersionsReader();
+			migrationScripts().stream().filter((script) -> script.version() <= version).forEach(record::record);
+		}
+
+		Set<Integer> appliedVersions() {
+			return appliedVersionsReader().read();
+		}
+
+		private AppliedVersions appliedVersionsReader() {
+			return new AppliedVersions(new NamedParameterJdbcTemplate(this.dataSource),
+					SchemaStatements.load(this.vendor, this.table), this.table, migrationScripts());
+		}
+
+		/** The indexes of this table that PostgreSQL marks invalid. */
+		List<String> invalidIndexes() {
+			return this.jdbc.queryForList("SELECT indexrelid::regclass::text FROM pg_index WHERE indrelid = '"
+					+ this.table + "'::regclass AND NOT indisvalid", String.class);
 		}
 
 		List<Integer> shippedVersions() {
