@@ -6,6 +6,7 @@ import java.util.HashMap;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 
+import dev.outboxstarter.OutboxConfigurationException;
 import dev.outboxstarter.OutboxHeaders;
 import dev.outboxstarter.spi.CloudEventAttributes;
 import dev.outboxstarter.spi.OutboxMessage;
@@ -25,6 +26,7 @@ import org.apache.kafka.common.serialization.StringSerializer;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.beans.factory.DisposableBean;
+import org.springframework.kafka.core.DefaultKafkaProducerFactory;
 import org.springframework.kafka.core.KafkaTemplate;
 import org.springframework.kafka.core.ProducerFactory;
 
@@ -107,11 +109,14 @@ class KafkaOutboxTransport implements OutboxTransport, DisposableBean {
 	 * <p>
 	 * The producer's timeouts the application does not set follow the publish timeout (see
 	 * {@link ProducerTimeouts}).
+	 * The outbox never sends in a Kafka transaction, whatever the application's transaction id prefix:
+	 * see {@link #outsideKafkaTransactions(ProducerFactory)}.
 	 * @param producerFactory the application's producer factory
 	 * @param publishTimeout {@code outbox.publish-timeout}
 	 * @return the transport
 	 * @throws IllegalStateException when the producer has {@code acks=0}, settings Kafka refuses, or
-	 * timeouts that cannot hold with the publish timeout, naming the property to set
+	 * timeouts that cannot hold with the publish timeout, naming the property to set, or when the
+	 * producer factory is transactional and not a {@link DefaultKafkaProducerFactory}
 	 */
 	@SuppressWarnings("unchecked")
 	public static KafkaOutboxTransport on(ProducerFactory<?, ?> producerFactory, Duration publishTimeout) {
@@ -122,8 +127,8 @@ class KafkaOutboxTransport implements OutboxTransport, DisposableBean {
 			overrides.put(ProducerConfig.LINGER_MS_CONFIG, 0);
 		}
 		overrides.putAll(timeoutOverrides(producerFactory.getConfigurationProperties(), publishTimeout));
-		KafkaTemplate<String, byte[]> template = new KafkaTemplate<>((ProducerFactory<String, byte[]>) producerFactory,
-				overrides);
+		KafkaTemplate<String, byte[]> template = new KafkaTemplate<>(
+				(ProducerFactory<String, byte[]>) outsideKafkaTransactions(producerFactory), overrides);
 		// The template's default listener logs every failed send at ERROR: through a broker outage, every
 		// attempt of every pending event. The outbox records each failure in its row and its metrics, and
 		// logs an outage once.
@@ -133,6 +138,64 @@ class KafkaOutboxTransport implements OutboxTransport, DisposableBean {
 
 	private static Map<String, Object> timeoutOverrides(Map<String, Object> configuration, Duration publishTimeout) {
 		return ProducerTimeouts.of(configuration, publishTimeout).overridesOf(configuration);
+	}
+
+	/**
+	 * The producer factory the outbox publishes with: the application's, or a copy of it without its
+	 * transaction id prefix (still idempotent) when the application's is transactional.
+	 * <p>
+	 * In a Kafka transaction a batch's records would be committed only after the outbox marked its rows
+	 * published and the database committed: spring-kafka joins the outbox's database transaction and
+	 * commits the Kafka one after it. Were that commit to fail (a producer fenced by another instance's
+	 * with the same transactional id, a transaction coordinator failover, a crash between the two
+	 * commits), the records would be aborted, invisible to {@code read_committed} consumers, while their
+	 * events stay published. Outside a transaction, each acknowledged record is there for every consumer.
+	 * @param producerFactory the application's producer factory
+	 * @return a producer factory that is not transactional
+	 * @throws OutboxConfigurationException when the producer factory is transactional and not a
+	 * {@link DefaultKafkaProducerFactory}, of which the outbox cannot make a non-transactional copy
+	 */
+	private static ProducerFactory<?, ?> outsideKafkaTransactions(ProducerFactory<?, ?> producerFactory) {
+		if (!producerFactory.transactionCapable()) {
+			return producerFactory;
+		}
+		if (!(producerFactory instanceof DefaultKafkaProducerFactory<?, ?> transactional)) {
+			throw new OutboxConfigurationException("The application's Kafka ProducerFactory ("
+					+ producerFactory.getClass().getName() + ") is transactional (transaction id prefix '"
+					+ producerFactory.getTransactionIdPrefix() + "') and not a DefaultKafkaProducerFactory, so the "
+					+ "outbox cannot make a non-transactional copy of it; in a Kafka transaction committed after "
+					+ "its events were marked published, an aborted transaction would lose them",
+					"Declare the ProducerFactory bean as a DefaultKafkaProducerFactory (Spring Boot's own is one), "
+							+ "or make a non-transactional ProducerFactory the primary one");
+		}
+		logger.info("The outbox publishes to Kafka outside Kafka transactions although the application's producer "
+				+ "factory is transactional (spring.kafka.producer.transaction-id-prefix="
+				+ transactional.getTransactionIdPrefix() + "): a Kafka transaction committed after the outbox marked "
+				+ "its events published could still abort (a producer fenced by another instance with the same "
+				+ "prefix, a coordinator failover, a crash between the two commits) and lose them for read_committed "
+				+ "consumers. Its producer stays idempotent; the application's own KafkaTemplate stays transactional.");
+		return nonTransactionalCopy(transactional);
+	}
+
+	/**
+	 * A copy of the factory as {@link DefaultKafkaProducerFactory#copyWithConfigurationOverride} makes
+	 * one, but without the transaction id prefix, which that copy carries over unless the overrides name
+	 * another. The factory keeps the prefix apart from its configuration, so a factory built from the
+	 * configuration is not transactional, and keeps the {@code enable.idempotence=true} that setting the
+	 * prefix added to it.
+	 */
+	private static <K, V> DefaultKafkaProducerFactory<K, V> nonTransactionalCopy(
+			DefaultKafkaProducerFactory<K, V> factory) {
+		Map<String, Object> configuration = new HashMap<>(factory.getConfigurationProperties());
+		configuration.remove(ProducerConfig.TRANSACTIONAL_ID_CONFIG);
+		DefaultKafkaProducerFactory<K, V> copy = new DefaultKafkaProducerFactory<>(configuration,
+				factory.getKeySerializerSupplier(), factory.getValueSerializerSupplier(),
+				factory.isConfigureSerializers());
+		copy.setPhysicalCloseTimeout((int) factory.getPhysicalCloseTimeout().toSeconds());
+		copy.setProducerPerThread(factory.isProducerPerThread());
+		factory.getPostProcessors().forEach(copy::addPostProcessor);
+		factory.getListeners().forEach(copy::addListener);
+		return copy;
 	}
 
 	@Override

@@ -15,6 +15,7 @@ import java.util.function.Function;
 import java.util.function.Supplier;
 import java.util.stream.Collectors;
 
+import dev.outboxstarter.OutboxConfigurationException;
 import dev.outboxstarter.OutboxHeaders;
 import dev.outboxstarter.core.OutboxTestTable;
 import dev.outboxstarter.spi.CapturedEvent;
@@ -28,6 +29,7 @@ import dev.outboxstarter.testsupport.TcpForwarder;
 import dev.outboxstarter.testsupport.TestDatabase;
 import dev.outboxstarter.testsupport.TestKafka;
 import dev.outboxstarter.testsupport.TopicRecorder;
+import org.apache.kafka.clients.producer.Producer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.junit.jupiter.api.Test;
 
@@ -37,13 +39,14 @@ import org.springframework.kafka.core.ProducerFactory;
 import org.springframework.test.util.ReflectionTestUtils;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 import static org.assertj.core.api.Assertions.assertThatIllegalStateException;
 import static org.awaitility.Awaitility.await;
 
 /**
  * The producer settings the outbox's Kafka transport derives from the application's producer factory,
  * what it does with the application's own (refused without acknowledgements, a key's events one at a
- * time without idempotence), and which of a real producer's failures it reports as the broker being
+ * time without idempotence, copied without its transactions), and which of a real producer's failures it reports as the broker being
  * unavailable.
  */
 class KafkaOutboxTransportTests {
@@ -208,6 +211,55 @@ class KafkaOutboxTransportTests {
 					Map.of(ProducerConfig.ACKS_CONFIG, "1", ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, "true")))
 			.withMessageContaining("enable.idempotence=true with acks=1")
 			.withMessageContaining("Set spring.kafka.producer.acks=all");
+	}
+
+	@Test
+	void transactionalProducerFactoryIsCopiedWithoutItsTransactionsAndLeftTransactional() {
+		DefaultKafkaProducerFactory<Object, Object> application = new DefaultKafkaProducerFactory<>(
+				Map.of("bootstrap.servers", "localhost:9092"));
+		application.setTransactionIdPrefix("orders-tx-");
+
+		KafkaOutboxTransport transport = KafkaOutboxTransport.on(application);
+		try {
+			KafkaTemplate<?, ?> outbox = (KafkaTemplate<?, ?>) ReflectionTestUtils.getField(transport, "template");
+			assertThat(outbox.isTransactional()).isFalse();
+			assertThat(outbox.getProducerFactory().getConfigurationProperties())
+				.containsEntry(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true)
+				.containsEntry("bootstrap.servers", "localhost:9092");
+			assertThat(application.transactionCapable()).isTrue();
+			assertThat(application.getTransactionIdPrefix()).isEqualTo("orders-tx-");
+		}
+		finally {
+			transport.destroy();
+		}
+	}
+
+	@Test
+	void transactionalProducerFactoryOfWhichNoNonTransactionalCopyCanBeMadeIsRefused() {
+		ProducerFactory<Object, Object> transactional = new ProducerFactory<>() {
+
+			@Override
+			public Producer<Object, Object> createProducer() {
+				throw new UnsupportedOperationException();
+			}
+
+			@Override
+			public boolean transactionCapable() {
+				return true;
+			}
+
+			@Override
+			public String getTransactionIdPrefix() {
+				return "orders-tx-";
+			}
+
+		};
+
+		assertThatExceptionOfType(OutboxConfigurationException.class)
+			.isThrownBy(() -> KafkaOutboxTransport.on(transactional))
+			.withMessageContaining("is transactional (transaction id prefix 'orders-tx-') and not a "
+					+ "DefaultKafkaProducerFactory")
+			.withMessageContaining("Declare the ProducerFactory bean as a DefaultKafkaProducerFactory");
 	}
 
 	@Test

@@ -14,6 +14,7 @@ import org.apache.kafka.clients.consumer.Consumer;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.common.IsolationLevel;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.header.Header;
 import org.apache.kafka.common.serialization.StringDeserializer;
@@ -28,8 +29,13 @@ public final class TopicRecorder implements AutoCloseable {
 	private final List<Received> received = new ArrayList<>();
 
 	public TopicRecorder(String bootstrapServers, String topic) {
+		this(bootstrapServers, topic, IsolationLevel.READ_UNCOMMITTED);
+	}
+
+	private TopicRecorder(String bootstrapServers, String topic, IsolationLevel isolationLevel) {
 		Properties config = new Properties();
 		config.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
+		config.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, isolationLevel.toString());
 		config.put(ConsumerConfig.GROUP_ID_CONFIG, "recorder-" + UUID.randomUUID());
 		config.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
 		config.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false");
@@ -37,6 +43,17 @@ public final class TopicRecorder implements AutoCloseable {
 		List<TopicPartition> partitions = partitionsOf(this.consumer, topic);
 		this.consumer.assign(partitions);
 		this.consumer.seekToBeginning(partitions);
+	}
+
+	/**
+	 * A recorder that, like a consumer with {@code isolation.level=read_committed}, receives no record
+	 * of an aborted Kafka transaction, and none of an open one until it commits.
+	 * @param bootstrapServers the broker
+	 * @param topic the topic
+	 * @return the recorder
+	 */
+	public static TopicRecorder readCommitted(String bootstrapServers, String topic) {
+		return new TopicRecorder(bootstrapServers, topic, IsolationLevel.READ_COMMITTED);
 	}
 
 	/**
