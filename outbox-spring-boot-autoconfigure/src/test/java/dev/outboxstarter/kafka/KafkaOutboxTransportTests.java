@@ -219,7 +219,7 @@ class KafkaOutboxTransportTests {
 				Map.of("bootstrap.servers", "localhost:9092"));
 		application.setTransactionIdPrefix("orders-tx-");
 
-		KafkaOutboxTransport transport = KafkaOutboxTransport.on(application);
+		KafkaOutboxTransport transport = on(application, Duration.ofSeconds(10));
 		try {
 			KafkaTemplate<?, ?> outbox = (KafkaTemplate<?, ?>) ReflectionTestUtils.getField(transport, "template");
 			assertThat(outbox.isTransactional()).isFalse();
@@ -256,7 +256,7 @@ class KafkaOutboxTransportTests {
 		};
 
 		assertThatExceptionOfType(OutboxConfigurationException.class)
-			.isThrownBy(() -> KafkaOutboxTransport.on(transactional))
+			.isThrownBy(() -> on(transactional, Duration.ofSeconds(10)))
 			.withMessageContaining("is transactional (transaction id prefix 'orders-tx-') and not a "
 					+ "DefaultKafkaProducerFactory")
 			.withMessageContaining("Declare the ProducerFactory bean as a DefaultKafkaProducerFactory");
