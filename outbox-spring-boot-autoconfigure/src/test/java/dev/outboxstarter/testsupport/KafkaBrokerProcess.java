@@ -2,7 +2,6 @@ package dev.outboxstarter.testsupport;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -286,16 +285,10 @@ public final class KafkaBrokerProcess implements AutoCloseable {
 	}
 
 	/**
-	 * Two free ports, distinct: both sockets are open at once, so the system cannot hand out the same
-	 * port twice (one after the other, it did, and the broker refused to start).
+	 * Two free ports, distinct, that the broker keeps across restarts (see {@link FreePorts}).
 	 */
 	private static int[] twoFreePorts() {
-		try (ServerSocket broker = new ServerSocket(0); ServerSocket controller = new ServerSocket(0)) {
-			return new int[] { broker.getLocalPort(), controller.getLocalPort() };
-		}
-		catch (IOException ex) {
-			throw new UncheckedIOException(ex);
-		}
+		return new int[] { FreePorts.take(), FreePorts.take() };
 	}
 
 	private static void deleteQuietly(Path directory) {

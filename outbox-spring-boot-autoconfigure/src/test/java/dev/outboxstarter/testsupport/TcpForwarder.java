@@ -41,17 +41,12 @@ public final class TcpForwarder implements AutoCloseable {
 	}
 
 	/**
-	 * A forwarder, closed, on a port nothing listens on right now.
+	 * A forwarder, closed, on a port nothing listens on right now (see {@link FreePorts}).
 	 * @param target {@code host:port} to forward to once opened
 	 * @return the forwarder
 	 */
 	public static TcpForwarder onFreePort(String target) {
-		try (ServerSocket socket = new ServerSocket(0)) {
-			return new TcpForwarder(socket.getLocalPort(), target);
-		}
-		catch (IOException ex) {
-			throw new UncheckedIOException(ex);
-		}
+		return new TcpForwarder(FreePorts.take(), target);
 	}
 
 	/**
