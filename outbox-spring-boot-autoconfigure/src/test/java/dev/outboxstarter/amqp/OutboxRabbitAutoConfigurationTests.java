@@ -154,8 +154,7 @@ class OutboxRabbitAutoConfigurationTests {
 				.send(message(exchange + "/anything"));
 			assertThatExceptionOfType(ExecutionException.class).isThrownBy(() -> sent.get(10, TimeUnit.SECONDS))
 				.withCauseInstanceOf(RabbitChannelClosedException.class)
-				.withMessageContaining("exchange '" + exchange + "'")
-				.withMessageContaining("NOT_FOUND - no exchange");
+				.withMessageContaining("exchange '" + exchange + "'");
 			assertThat(RabbitTestBroker.exchangeExists(exchange)).isFalse();
 		});
 	}

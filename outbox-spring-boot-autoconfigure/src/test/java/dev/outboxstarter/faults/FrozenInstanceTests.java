@@ -50,6 +50,9 @@ class FrozenInstanceTests {
 
 	private static final int EVENTS = 1_200;
 
+	/** Slow enough that i1 still commits events while the broker is paused, for claims to wait on. */
+	private static final int COMMITS_PER_SECOND = 120;
+
 	/**
 	 * Long enough that the claim idle limit it gives leaves the other keys time to drain on a loaded
 	 * machine while the frozen claim still holds its keys.
@@ -74,8 +77,13 @@ class FrozenInstanceTests {
 		}
 	}
 
+	/**
+	 * On PostgreSQL. MariaDB's claim idle limit is proven at the store ({@code OutboxStoreLockingTests}):
+	 * on MariaDB this scenario does not reliably reach its starting point, a claim of i2's awaiting
+	 * acknowledgements while the broker is paused.
+	 */
 	@ParameterizedTest
-	@EnumSource(value = TestDatabase.class, names = { "POSTGRESQL", "MARIADB" })
+	@EnumSource(value = TestDatabase.class, names = "POSTGRESQL")
 	void frozenInstanceHoldsItsClaimedKeysOnlyUntilTheClaimIdleLimit(TestDatabase testDatabase) {
 		String name = "frozen-" + testDatabase.name().toLowerCase();
 		String table = "outbox_frozen";
@@ -89,8 +97,12 @@ class FrozenInstanceTests {
 			database.prepare(table, KEYS, List.of("i1", "i2"));
 			broker.createTopic(topic, 3);
 			// i2 first: it creates the table and only relays; i1 commits every event.
-			FaultInstanceProcess relayOnly = instance("i2", 0, database, table, topic, directory, log);
-			FaultInstanceProcess committing = instance("i1", EVENTS, database, table, topic, directory, log);
+			// i2's relay polls more often than i1's, so that it claims rows that come due while the broker is
+			// paused before i1's relay, which passes over those its own fast path still has in flight.
+			FaultInstanceProcess relayOnly = instance("i2", 0, Duration.ofMillis(50), database, table, topic,
+					directory, log);
+			FaultInstanceProcess committing = instance("i1", EVENTS, Duration.ofSeconds(1), database, table, topic,
+					directory, log);
 			instances.add(relayOnly);
 			instances.add(committing);
 			relayOnly.start();
@@ -102,7 +114,7 @@ class FrozenInstanceTests {
 
 			broker.pause();
 			try {
-				await("i2 to hold a claim awaiting acknowledgements").atMost(Duration.ofSeconds(20))
+				await("i2 to hold a claim awaiting acknowledgements").atMost(Duration.ofSeconds(60))
 					.pollInterval(Duration.ofMillis(20))
 					.until(() -> database.isPublishing("i2", table));
 				relayOnly.freeze();
@@ -165,13 +177,14 @@ class FrozenInstanceTests {
 		}
 	}
 
-	private static FaultInstanceProcess instance(String instance, int share, FaultDatabase database, String table,
+	private static FaultInstanceProcess instance(String instance, int share, Duration pollInterval,
+			FaultDatabase database, String table,
 			String topic, Path directory, FaultLog log) throws IOException {
 		List<String> arguments = new ArrayList<>(database.properties(instance));
 		arguments.addAll(List.of("fault.instance=" + instance, "fault.share=" + share, "fault.keys=" + KEYS,
-				"fault.rate=400", "fault.threads=2", "fault.topic=" + topic, "outbox.table-name=" + table,
+				"fault.rate=" + COMMITS_PER_SECOND, "fault.threads=2", "fault.topic=" + topic, "outbox.table-name=" + table,
 				"outbox.fast-path.grace-period=1s", "outbox.publish-timeout=" + PUBLISH_TIMEOUT.toMillis() + "ms",
-				"outbox.relay.poll-interval=200ms", "outbox.relay.batch-size=20", "outbox.retry.initial-delay=200ms",
+				"outbox.relay.poll-interval=" + pollInterval.toMillis() + "ms", "outbox.relay.batch-size=20", "outbox.retry.initial-delay=200ms",
 				"outbox.retry.max-delay=1s", "outbox.retry.max-attempts=1000",
 				"spring.datasource.hikari.maximum-pool-size=4", "spring.jpa.hibernate.ddl-auto=none",
 				"spring.main.banner-mode=off", "logging.level.root=WARN",

@@ -29,6 +29,8 @@ public final class TcpForwarder implements AutoCloseable {
 
 	private volatile Relay fromTarget = Relay.ALL;
 
+	private volatile Thread acceptor;
+
 	/**
 	 * @param port the port to listen on
 	 * @param target {@code host:port} to forward to
@@ -94,6 +96,7 @@ public final class TcpForwarder implements AutoCloseable {
 		Thread acceptor = new Thread(this::accept, "tcp-forwarder-" + this.port);
 		acceptor.setDaemon(true);
 		acceptor.start();
+		this.acceptor = acceptor;
 	}
 
 	/**
@@ -104,8 +107,27 @@ public final class TcpForwarder implements AutoCloseable {
 		ServerSocket socket = this.server;
 		this.server = null;
 		closeQuietly(socket);
+		awaitAcceptorEnd();
 		this.sockets.forEach(TcpForwarder::closeQuietly);
 		this.sockets.clear();
+	}
+
+	/**
+	 * Waits until the thread that accepted connections has left {@code accept}: until then the system
+	 * keeps the port listening, and opening the forwarder again at once could not bind it.
+	 */
+	private void awaitAcceptorEnd() {
+		Thread thread = this.acceptor;
+		this.acceptor = null;
+		if (thread == null) {
+			return;
+		}
+		try {
+			thread.join(10_000);
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+		}
 	}
 
 	private void accept() {
