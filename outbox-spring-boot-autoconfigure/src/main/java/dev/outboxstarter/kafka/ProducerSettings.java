@@ -72,9 +72,20 @@ record ProducerSettings(String acks, boolean idempotent, boolean idempotenceSet)
 
 	/** The setting's value as Kafka parses it, or Kafka's default. */
 	private static Object value(Map<String, Object> configuration, String name) {
-		ConfigDef.ConfigKey key = ProducerConfig.configDef().configKeys().get(name);
+		Object value = parsed(configuration, name);
+		return (value != null) ? value : ProducerConfig.configDef().configKeys().get(name).defaultValue;
+	}
+
+	/**
+	 * The value the configuration sets, as Kafka parses it.
+	 * @param configuration a producer configuration
+	 * @param name the setting
+	 * @return its value, or {@code null} when the configuration does not set it
+	 */
+	static @Nullable Object parsed(Map<String, Object> configuration, String name) {
 		Object value = configuration.get(name);
-		return (value != null) ? ConfigDef.parseType(name, value, key.type) : key.defaultValue;
+		return (value != null)
+				? ConfigDef.parseType(name, value, ProducerConfig.configDef().configKeys().get(name).type) : null;
 	}
 
 	private static String acks(String acks) {

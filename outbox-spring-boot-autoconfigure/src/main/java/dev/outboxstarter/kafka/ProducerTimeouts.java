@@ -6,7 +6,6 @@ import java.util.Map;
 
 import dev.outboxstarter.OutboxConfigurationException;
 import org.apache.kafka.clients.producer.ProducerConfig;
-import org.apache.kafka.common.config.ConfigDef;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -53,7 +52,9 @@ record ProducerTimeouts(long maxBlock, long requestTimeout, long deliveryTimeout
 	 */
 	static ProducerTimeouts of(Map<String, Object> configuration, Duration publishTimeout) {
 		long publish = publishTimeout.toMillis();
-		long linger = ((Number) value(configuration, ProducerConfig.LINGER_MS_CONFIG, 0)).longValue();
+		// Unless the application sets it, the outbox's producer sends at once (see KafkaOutboxTransport.on).
+		Number lingerSet = set(configuration, ProducerConfig.LINGER_MS_CONFIG);
+		long linger = (lingerSet != null) ? lingerSet.longValue() : 0;
 		Number maxBlock = set(configuration, ProducerConfig.MAX_BLOCK_MS_CONFIG);
 		Number requestTimeout = set(configuration, ProducerConfig.REQUEST_TIMEOUT_MS_CONFIG);
 		Number deliveryTimeout = set(configuration, ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG);
@@ -105,16 +106,7 @@ record ProducerTimeouts(long maxBlock, long requestTimeout, long deliveryTimeout
 
 	/** The application's value of a setting, as Kafka parses it, or {@code null} when it has none. */
 	private static @Nullable Number set(Map<String, Object> configuration, String name) {
-		return (configuration.get(name) != null) ? (Number) value(configuration, name, null) : null;
-	}
-
-	private static @Nullable Object value(Map<String, Object> configuration, String name, @Nullable Object fallback) {
-		Object value = configuration.get(name);
-		if (value == null) {
-			return fallback;
-		}
-		ConfigDef.ConfigKey key = ProducerConfig.configDef().configKeys().get(name);
-		return ConfigDef.parseType(name, value, key.type);
+		return (Number) ProducerSettings.parsed(configuration, name);
 	}
 
 }
