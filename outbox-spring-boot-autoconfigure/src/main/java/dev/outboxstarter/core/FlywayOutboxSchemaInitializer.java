@@ -114,8 +114,9 @@ class FlywayOutboxSchemaInitializer extends OutboxSchemaInitializer {
 		}
 		Flyway flyway = configuration.load();
 		try {
-			acceptSupersededChecksums(flyway, jdbc, statements);
-			forgetFailuresOutsideATransaction(flyway, jdbc, statements, scripts);
+			MigrationInfo[] applied = flyway.info().applied();
+			acceptSupersededChecksums(applied, jdbc, statements);
+			forgetFailuresOutsideATransaction(applied, jdbc, statements, scripts);
 			flyway.migrate();
 		}
 		catch (FlywayException ex) {
@@ -131,9 +132,9 @@ class FlywayOutboxSchemaInitializer extends OutboxSchemaInitializer {
 	 * failure and then refuses to migrate until someone repairs its history, but these versions are written
 	 * to complete what a failure cut short when they run again.
 	 */
-	private void forgetFailuresOutsideATransaction(Flyway flyway, NamedParameterJdbcTemplate jdbc,
+	private void forgetFailuresOutsideATransaction(MigrationInfo[] applied, NamedParameterJdbcTemplate jdbc,
 			SchemaStatements statements, List<MigrationScript> scripts) {
-		for (MigrationInfo migration : flyway.info().applied()) {
+		for (MigrationInfo migration : applied) {
 			if (migration.getState() != MigrationState.FAILED || migration.getVersion() == null) {
 				continue;
 			}
@@ -152,8 +153,9 @@ class FlywayOutboxSchemaInitializer extends OutboxSchemaInitializer {
 	 * Lets a version applied with an earlier text of its script pass Flyway's validation, where that text
 	 * did what the shipped one does, only in another way.
 	 */
-	private void acceptSupersededChecksums(Flyway flyway, NamedParameterJdbcTemplate jdbc, SchemaStatements statements) {
-		for (MigrationInfo migration : flyway.info().applied()) {
+	private void acceptSupersededChecksums(MigrationInfo[] applied, NamedParameterJdbcTemplate jdbc,
+			SchemaStatements statements) {
+		for (MigrationInfo migration : applied) {
 			Integer superseded = SUPERSEDED_CHECKSUMS.get(migration.getScript());
 			if (superseded == null || migration.isChecksumMatching() || !superseded.equals(migration.getAppliedChecksum())
 					|| migration.getResolvedChecksum() == null) {

@@ -120,6 +120,10 @@ class TransactionalInbox implements Inbox {
 	}
 
 	private static void checkLength(String consumer, String what, String value) {
+		// A UTF-16 char is at most 3 UTF-8 bytes: most values are measured without encoding them.
+		if (value.length() * 3L <= InboxStore.MAX_BYTES) {
+			return;
+		}
 		int bytes = value.getBytes(StandardCharsets.UTF_8).length;
 		if (bytes > InboxStore.MAX_BYTES) {
 			throw new MissingMessageIdException("Consumer '" + consumer + "' refused a message whose " + what
