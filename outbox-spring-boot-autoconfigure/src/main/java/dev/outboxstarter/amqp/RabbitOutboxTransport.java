@@ -15,6 +15,7 @@ import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 
 import org.springframework.amqp.AmqpConnectException;
+import org.springframework.amqp.AmqpException;
 import org.springframework.amqp.AmqpIOException;
 import org.springframework.amqp.AmqpResourceNotAvailableException;
 import org.springframework.amqp.AmqpTimeoutException;
@@ -62,6 +63,8 @@ class RabbitOutboxTransport implements OutboxTransport, DisposableBean {
 	private static final Log logger = LogFactory.getLog(RabbitOutboxTransport.class);
 
 	private static final String CLOUD_EVENT_HEADER_PREFIX = "cloudEvents:";
+
+	private static final String CLOSED_CACHED_CHANNEL = "PublisherCallbackChannel is closed";
 
 	private final RabbitTemplate template;
 
@@ -121,7 +124,18 @@ class RabbitOutboxTransport implements OutboxTransport, DisposableBean {
 	public CompletableFuture<?> send(OutboxMessage message) {
 		RabbitDestination destination = RabbitDestination.parse(message.destination());
 		CorrelationData correlation = new CorrelationData(message.id().toString());
-		this.template.send(destination.exchange(), destination.routingKey(), toAmqp(message), correlation);
+		try {
+			this.template.send(destination.exchange(), destination.routingKey(), toAmqp(message), correlation);
+		}
+		catch (AmqpException ex) {
+			if (isClosedCachedChannel(ex)) {
+				throw new RabbitChannelClosedException("Message " + message.id() + " to "
+						+ destination.describeExchange() + " with routing key '" + destination.routingKey()
+						+ "' was not published: its channel closed after the connection factory handed it out "
+						+ "(the connection was lost); the message is sent again", ex);
+			}
+			throw ex;
+		}
 		return correlation.getFuture().thenApply((confirm) -> confirmed(message, destination, correlation, confirm));
 	}
 
@@ -129,8 +143,8 @@ class RabbitOutboxTransport implements OutboxTransport, DisposableBean {
 	 * The broker cannot take messages right now, or the connection a message went out on was lost
 	 * before the broker said whether it took it: no connection, or none within the connection factory's
 	 * timeouts; a publish that failed on a connection or channel that was closing; a message whose
-	 * channel closed while its confirm was pending ({@link RabbitChannelClosedException}). None of
-	 * these is the message's failure. A negative acknowledgement from the broker (a queue refused it,
+	 * channel closed before it was published or while its confirm was pending
+	 * ({@link RabbitChannelClosedException}). None of these is the message's failure. A negative acknowledgement from the broker (a queue refused it,
 	 * e.g. {@code x-overflow=reject-publish}) or an unroutable return is the message's own failure, and
 	 * so is anything else.
 	 */
@@ -139,6 +153,16 @@ class RabbitOutboxTransport implements OutboxTransport, DisposableBean {
 		return failure instanceof AmqpConnectException || failure instanceof AmqpIOException
 				|| failure instanceof AmqpTimeoutException || failure instanceof AmqpResourceNotAvailableException
 				|| failure instanceof RabbitChannelClosedException || causedByShutdown(failure);
+	}
+
+	/**
+	 * Whether Spring AMQP's caching connection factory refused the publish because the channel it had
+	 * handed out closed before the message was written to it. It says so only in a plain
+	 * {@link AmqpException} and its message, with no type or cause of its own.
+	 */
+	private static boolean isClosedCachedChannel(AmqpException failure) {
+		return failure.getClass() == AmqpException.class && failure.getCause() == null
+				&& CLOSED_CACHED_CHANNEL.equals(failure.getMessage());
 	}
 
 	/**

@@ -8,6 +8,7 @@ import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 
 import dev.outboxstarter.spi.OutboxMessage;
 import dev.outboxstarter.testsupport.RabbitTestBroker;
@@ -76,6 +77,32 @@ class RabbitOutboxTransportTests {
 		}
 		finally {
 			queue.close();
+		}
+	}
+
+	@Test
+	void messageWhoseChannelClosedBeforeItWasPublishedIsUnavailable() throws Exception {
+		CachingConnectionFactory connections = connections(RabbitTestBroker.PORT);
+		try {
+			RabbitTemplate template = new RabbitTemplate(connections);
+			AtomicBoolean connectionLost = new AtomicBoolean();
+			// The connection is lost between the template taking a cached channel and publishing on it.
+			template.addBeforePublishPostProcessors((outgoing) -> {
+				if (connectionLost.compareAndSet(false, true)) {
+					connections.resetConnection();
+				}
+				return outgoing;
+			});
+			RabbitOutboxTransport transport = new RabbitOutboxTransport(template);
+
+			Throwable failure = SendFailure.of(transport, message("amq.direct/anything"));
+
+			assertThat(connectionLost).isTrue();
+			assertThat(transport.isUnavailable(failure)).as("unavailable: %s", failure).isTrue();
+			assertThat(failure).hasMessageContaining("was not published: its channel closed");
+		}
+		finally {
+			connections.destroy();
 		}
 	}
 
