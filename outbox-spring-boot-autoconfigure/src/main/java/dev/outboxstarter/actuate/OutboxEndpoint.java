@@ -11,12 +11,12 @@ import java.util.TreeMap;
 import java.util.UUID;
 
 import dev.outboxstarter.DeadEvents;
-import dev.outboxstarter.core.BacklogReading;
-import dev.outboxstarter.core.EventCount;
-import dev.outboxstarter.core.EventStatus;
-import dev.outboxstarter.core.OutboxOperations;
-import dev.outboxstarter.core.PausedDestination;
-import dev.outboxstarter.core.StoredEvent;
+import dev.outboxstarter.operations.BacklogReading;
+import dev.outboxstarter.operations.EventCount;
+import dev.outboxstarter.operations.EventStatus;
+import dev.outboxstarter.operations.OutboxOperations;
+import dev.outboxstarter.operations.PausedDestination;
+import dev.outboxstarter.operations.StoredEvent;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;

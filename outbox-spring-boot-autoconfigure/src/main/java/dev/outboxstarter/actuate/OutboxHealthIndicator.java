@@ -6,10 +6,10 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 
-import dev.outboxstarter.core.BacklogReading;
-import dev.outboxstarter.core.OutboxOperations;
-import dev.outboxstarter.core.OutboxOperations.BacklogSnapshot;
-import dev.outboxstarter.core.PausedDestination;
+import dev.outboxstarter.operations.BacklogReading;
+import dev.outboxstarter.operations.OutboxOperations;
+import dev.outboxstarter.operations.OutboxOperations.BacklogSnapshot;
+import dev.outboxstarter.operations.PausedDestination;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.boot.health.contributor.AbstractHealthIndicator;

@@ -1,7 +1,7 @@
 package dev.outboxstarter.amqp;
 
 import dev.outboxstarter.core.OutboxAutoConfiguration;
-import dev.outboxstarter.core.OutboxOperations;
+import dev.outboxstarter.operations.OutboxOperations;
 
 import org.springframework.amqp.core.Exchange;
 import org.springframework.amqp.core.ExchangeBuilder;

@@ -6,6 +6,14 @@ import dev.outboxstarter.IdempotentConsumer;
 import dev.outboxstarter.Inbox;
 import dev.outboxstarter.OutboxConfigurationException;
 import dev.outboxstarter.core.OutboxProperties.Inbox.MissingMessageId;
+import dev.outboxstarter.internal.housekeeping.InboxCleanup;
+import dev.outboxstarter.internal.inbox.IdempotentConsumerInterceptor;
+import dev.outboxstarter.internal.inbox.IdempotentConsumerMethods;
+import dev.outboxstarter.internal.inbox.InboxStatements;
+import dev.outboxstarter.internal.inbox.InboxStore;
+import dev.outboxstarter.internal.inbox.TransactionalInbox;
+import dev.outboxstarter.internal.schema.OutboxSchemaInitializer;
+import dev.outboxstarter.internal.store.OutboxStore;
 import dev.outboxstarter.spi.InboxOutcomeListener;
 
 import org.springframework.aop.Advisor;

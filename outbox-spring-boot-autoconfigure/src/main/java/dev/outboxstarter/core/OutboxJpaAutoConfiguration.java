@@ -1,5 +1,8 @@
 package dev.outboxstarter.core;
 
+import dev.outboxstarter.internal.capture.OutboxCapture;
+import dev.outboxstarter.internal.capture.jpa.EntityManagerFlushHook;
+import dev.outboxstarter.internal.capture.jpa.FlushedAggregateEventsRegistrar;
 import jakarta.persistence.EntityManagerFactory;
 import org.hibernate.engine.spi.SessionFactoryImplementor;
 

@@ -9,6 +9,7 @@ import java.util.Locale;
 import java.util.Map;
 
 import dev.outboxstarter.MessageFormat;
+import dev.outboxstarter.internal.store.OutboxStatements;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.boot.context.properties.ConfigurationProperties;

@@ -1,5 +1,8 @@
 package dev.outboxstarter.core;
 
+import dev.outboxstarter.internal.capture.OutboxCapture;
+import dev.outboxstarter.internal.capture.jpa.AggregateTrackingPostProcessor;
+
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;

@@ -4,6 +4,11 @@ import javax.sql.DataSource;
 
 import dev.outboxstarter.OutboxConfigurationException;
 import dev.outboxstarter.core.OutboxProperties.Schema.Mode;
+import dev.outboxstarter.internal.schema.ExistingOutboxTableCheck;
+import dev.outboxstarter.internal.schema.FlywayOutboxSchemaInitializer;
+import dev.outboxstarter.internal.schema.OutboxSchemaInitializer;
+import dev.outboxstarter.internal.schema.ScriptOutboxSchemaInitializer;
+import dev.outboxstarter.internal.store.OutboxStore;
 
 import org.springframework.core.io.ResourceLoader;
 import org.springframework.util.ClassUtils;

@@ -1,8 +1,7 @@
 /**
- * The engine and its auto-configuration: capture in the business transaction, the outbox table's
- * statements per database, the fast path, the polling relay, retries and dead events, cleanup, the
- * backlog monitor, the schema and the inbox. Package-private but for {@link OutboxProperties} and
- * {@link OutboxOperations}, the view the actuator, the metrics and the test kit read.
+ * The engine's auto-configuration and its {@code outbox.*} properties: where the packages of
+ * {@code dev.outboxstarter.internal} are put together into a running outbox. Package-private but for
+ * {@link OutboxAutoConfiguration} and {@link OutboxProperties}.
  */
 @NullMarked
 package dev.outboxstarter.core;

@@ -1,8 +1,8 @@
 package dev.outboxstarter.kafka;
 
 import dev.outboxstarter.core.OutboxAutoConfiguration;
-import dev.outboxstarter.core.OutboxOperations;
 import dev.outboxstarter.core.OutboxProperties;
+import dev.outboxstarter.operations.OutboxOperations;
 
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;

@@ -1,8 +1,8 @@
 package dev.outboxstarter.local;
 
 import dev.outboxstarter.core.OutboxAutoConfiguration;
-import dev.outboxstarter.core.OutboxOperations;
 import dev.outboxstarter.core.OutboxProperties;
+import dev.outboxstarter.operations.OutboxOperations;
 import tools.jackson.databind.json.JsonMapper;
 
 import org.springframework.beans.factory.ObjectProvider;

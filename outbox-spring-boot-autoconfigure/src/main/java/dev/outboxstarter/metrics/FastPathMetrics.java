@@ -1,6 +1,6 @@
 package dev.outboxstarter.metrics;
 
-import dev.outboxstarter.core.OutboxOperations;
+import dev.outboxstarter.operations.OutboxOperations;
 import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;

@@ -9,8 +9,8 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 
-import dev.outboxstarter.core.OutboxOperations;
-import dev.outboxstarter.core.OutboxOperations.BacklogSnapshot;
+import dev.outboxstarter.operations.OutboxOperations;
+import dev.outboxstarter.operations.OutboxOperations.BacklogSnapshot;
 import dev.outboxstarter.spi.CapturedEvent;
 import dev.outboxstarter.spi.CommittedEventsListener;
 import dev.outboxstarter.spi.DeliveryResult;

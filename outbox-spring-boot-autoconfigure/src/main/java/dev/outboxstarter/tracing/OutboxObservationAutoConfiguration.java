@@ -1,7 +1,7 @@
 package dev.outboxstarter.tracing;
 
 import dev.outboxstarter.core.OutboxAutoConfiguration;
-import dev.outboxstarter.core.OutboxOperations;
+import dev.outboxstarter.operations.OutboxOperations;
 import dev.outboxstarter.spi.OutboxTransportDecorator;
 import io.micrometer.observation.ObservationRegistry;
 import io.micrometer.tracing.Tracer;

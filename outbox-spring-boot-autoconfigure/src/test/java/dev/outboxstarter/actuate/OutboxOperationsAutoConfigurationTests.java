@@ -3,7 +3,7 @@ package dev.outboxstarter.actuate;
 import java.util.UUID;
 
 import dev.outboxstarter.core.OutboxAutoConfiguration;
-import dev.outboxstarter.core.OutboxOperations;
+import dev.outboxstarter.operations.OutboxOperations;
 import dev.outboxstarter.testsupport.StarterAutoConfigurations;
 import io.micrometer.core.instrument.MeterRegistry;
 import org.junit.jupiter.api.Test;

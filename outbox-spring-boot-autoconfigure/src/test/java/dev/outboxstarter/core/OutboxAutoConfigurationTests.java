@@ -6,6 +6,14 @@ import java.util.Map;
 import java.util.UUID;
 
 import dev.outboxstarter.Outbox;
+import dev.outboxstarter.internal.capture.OutboxCapture;
+import dev.outboxstarter.internal.delivery.FastPathDispatcher;
+import dev.outboxstarter.internal.delivery.Outages;
+import dev.outboxstarter.internal.delivery.OutboxRelay;
+import dev.outboxstarter.internal.schema.FlywayOutboxSchemaInitializer;
+import dev.outboxstarter.internal.schema.OutboxSchemaInitializer;
+import dev.outboxstarter.internal.schema.ScriptOutboxSchemaInitializer;
+import dev.outboxstarter.internal.store.OutboxStore;
 import dev.outboxstarter.spi.CapturedEvent;
 import dev.outboxstarter.spi.OutboxTransport;
 import dev.outboxstarter.testsupport.StarterAutoConfigurations;

@@ -2,6 +2,9 @@ package dev.outboxstarter.core;
 
 import java.util.UUID;
 
+import dev.outboxstarter.internal.capture.jpa.AggregateTrackingPostProcessor;
+import dev.outboxstarter.internal.capture.jpa.EntityManagerFlushHook;
+import dev.outboxstarter.internal.capture.jpa.FlushedAggregateEventsRegistrar;
 import org.hibernate.engine.spi.SessionFactoryImplementor;
 import org.junit.jupiter.api.Test;
 

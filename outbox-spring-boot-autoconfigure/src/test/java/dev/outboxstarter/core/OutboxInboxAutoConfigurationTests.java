@@ -6,6 +6,7 @@ import javax.sql.DataSource;
 
 import dev.outboxstarter.IdempotentConsumer;
 import dev.outboxstarter.Inbox;
+import dev.outboxstarter.internal.housekeeping.InboxCleanup;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.junit.jupiter.api.Test;
 

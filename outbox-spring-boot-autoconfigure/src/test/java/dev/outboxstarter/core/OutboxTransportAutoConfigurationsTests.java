@@ -1,5 +1,6 @@
 package dev.outboxstarter.core;
 
+import dev.outboxstarter.internal.routing.OutboxTransports;
 import dev.outboxstarter.spi.ForwardingOutboxTransport;
 import dev.outboxstarter.spi.OutboxTransport;
 import dev.outboxstarter.spi.OutboxTransportDecorator;

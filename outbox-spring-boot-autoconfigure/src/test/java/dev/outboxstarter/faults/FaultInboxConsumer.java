@@ -6,10 +6,10 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 import com.zaxxer.hikari.HikariDataSource;
 import dev.outboxstarter.Inbox;
-import dev.outboxstarter.core.TestInboxes;
 import dev.outboxstarter.faults.FaultVerification.Message;
 import dev.outboxstarter.spi.InboxOutcomeListener;
 import dev.outboxstarter.testsupport.TestDatabase;
+import dev.outboxstarter.testsupport.TestInboxes;
 
 import org.springframework.jdbc.core.JdbcTemplate;
 

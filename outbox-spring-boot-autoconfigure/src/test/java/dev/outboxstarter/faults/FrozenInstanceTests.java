@@ -188,7 +188,7 @@ class FrozenInstanceTests {
 				"outbox.retry.max-delay=1s", "outbox.retry.max-attempts=1000",
 				"spring.datasource.hikari.maximum-pool-size=4", "spring.jpa.hibernate.ddl-auto=none",
 				"spring.main.banner-mode=off", "logging.level.root=WARN",
-				"logging.level.dev.outboxstarter.core.OutboxRelay=INFO",
+				"logging.level.dev.outboxstarter.internal.delivery.OutboxRelay=INFO",
 				"spring.kafka.bootstrap-servers=" + broker.bootstrapServers(),
 				"spring.kafka.producer.properties.max.block.ms=1000",
 				"spring.kafka.producer.properties.reconnect.backoff.max.ms=200"));

@@ -4,9 +4,9 @@ import java.time.Duration;
 import java.util.UUID;
 
 import dev.outboxstarter.Outbox;
-import dev.outboxstarter.core.OutboxOperations;
 import dev.outboxstarter.it.KeyedSteps.Step;
 import dev.outboxstarter.it.orders.OrdersTestApplication;
+import dev.outboxstarter.operations.OutboxOperations;
 import dev.outboxstarter.testsupport.TestDatabase;
 import org.junit.jupiter.api.Test;
 

@@ -6,10 +6,10 @@ import java.util.UUID;
 
 import dev.outboxstarter.Outbox;
 import dev.outboxstarter.actuate.OutboxEndpoint.EventsPage;
-import dev.outboxstarter.core.EventStatus;
-import dev.outboxstarter.core.StoredEvent;
 import dev.outboxstarter.it.KeyedSteps.Step;
 import dev.outboxstarter.it.orders.OrdersTestApplication;
+import dev.outboxstarter.operations.EventStatus;
+import dev.outboxstarter.operations.StoredEvent;
 import dev.outboxstarter.testsupport.TestDatabase;
 import org.junit.jupiter.api.Test;
 

@@ -17,13 +17,13 @@ import java.util.stream.Collectors;
 
 import dev.outboxstarter.OutboxConfigurationException;
 import dev.outboxstarter.OutboxHeaders;
-import dev.outboxstarter.core.OutboxTestTable;
 import dev.outboxstarter.spi.CapturedEvent;
 import dev.outboxstarter.spi.DeliveryResult;
 import dev.outboxstarter.spi.ForwardingOutboxTransport;
 import dev.outboxstarter.spi.OutboxMessage;
 import dev.outboxstarter.spi.OutboxTransport;
 import dev.outboxstarter.testsupport.KafkaBrokerProcess;
+import dev.outboxstarter.testsupport.OutboxTestTable;
 import dev.outboxstarter.testsupport.SendFailure;
 import dev.outboxstarter.testsupport.TcpForwarder;
 import dev.outboxstarter.testsupport.TestDatabase;

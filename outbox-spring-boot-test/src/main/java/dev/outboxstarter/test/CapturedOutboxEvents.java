@@ -4,7 +4,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 
-import dev.outboxstarter.core.OutboxOperations;
+import dev.outboxstarter.operations.OutboxOperations;
 import dev.outboxstarter.spi.CapturedEvent;
 import tools.jackson.databind.json.JsonMapper;
 

@@ -3,7 +3,7 @@ package dev.outboxstarter.test;
 import java.util.List;
 
 import dev.outboxstarter.core.OutboxAutoConfiguration;
-import dev.outboxstarter.core.OutboxOperations;
+import dev.outboxstarter.operations.OutboxOperations;
 import dev.outboxstarter.spi.CommittedEventsListener;
 import tools.jackson.databind.json.JsonMapper;
 

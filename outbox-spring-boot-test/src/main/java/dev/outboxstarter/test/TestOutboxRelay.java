@@ -2,8 +2,8 @@ package dev.outboxstarter.test;
 
 import java.time.Duration;
 
-import dev.outboxstarter.core.EventStatus;
-import dev.outboxstarter.core.OutboxOperations;
+import dev.outboxstarter.operations.EventStatus;
+import dev.outboxstarter.operations.OutboxOperations;
 import org.awaitility.Awaitility;
 import org.awaitility.core.ConditionTimeoutException;
 

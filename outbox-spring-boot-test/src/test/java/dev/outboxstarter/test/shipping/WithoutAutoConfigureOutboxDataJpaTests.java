@@ -1,7 +1,7 @@
 package dev.outboxstarter.test.shipping;
 
 import dev.outboxstarter.Outbox;
-import dev.outboxstarter.core.OutboxOperations;
+import dev.outboxstarter.operations.OutboxOperations;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.beans.factory.annotation.Autowired;

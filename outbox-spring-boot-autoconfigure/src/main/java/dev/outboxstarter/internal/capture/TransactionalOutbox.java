@@ -1,0 +1,36 @@
+package dev.outboxstarter.internal.capture;
+
+import dev.outboxstarter.Outbox;
+import dev.outboxstarter.OutboxCaptureException;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * The {@link Outbox} API: captures into the current transaction like aggregate events.
+ */
+public class TransactionalOutbox implements Outbox {
+
+	private final OutboxCapture capture;
+
+	public TransactionalOutbox(OutboxCapture capture) {
+		this.capture = capture;
+	}
+
+	@Override
+	public void publish(Object event) {
+		store(event, null);
+	}
+
+	@Override
+	public void publish(String aggregateType, @Nullable Object aggregateId, Object event) {
+		store(event, new AggregateRef(aggregateType, aggregateId));
+	}
+
+	private void store(Object event, @Nullable AggregateRef aggregate) {
+		if (!this.capture.capture(event, aggregate)) {
+			throw this.capture.refused(new OutboxCaptureException("Event " + event.getClass().getName()
+					+ " has no outbox route: annotate it with @OutboxEvent, add outbox.routes["
+					+ event.getClass().getName() + "].destination, or route it with an OutboxEventRouter bean"));
+		}
+	}
+
+}

@@ -1,0 +1,243 @@
+package dev.outboxstarter.internal.delivery;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.Function;
+import java.util.function.Supplier;
+
+import dev.outboxstarter.internal.store.ClaimedBatch;
+import dev.outboxstarter.internal.store.ClaimedEvent;
+import dev.outboxstarter.internal.store.OutboxStore;
+import dev.outboxstarter.spi.DeliveryResult;
+import dev.outboxstarter.spi.PublishPath;
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
+import org.jspecify.annotations.Nullable;
+
+import org.springframework.context.SmartLifecycle;
+import org.springframework.core.NestedExceptionUtils;
+import org.springframework.scheduling.concurrent.SimpleAsyncTaskScheduler;
+
+/**
+ * Polls for due pending rows every poll interval and publishes them in batches until none are left.
+ * Every instance runs one; {@code SKIP LOCKED} shares the rows between them. It runs on its own
+ * thread rather than through {@code @Scheduled}, so the starter does not switch on scheduling for
+ * the whole application; the thread comes from Spring Boot's task scheduler builder, so it is a
+ * virtual thread with {@code spring.threads.virtual.enabled=true}.
+ */
+public class OutboxRelay implements SmartLifecycle {
+
+	private static final Log logger = LogFactory.getLog(OutboxRelay.class);
+
+	private final BatchDelivery delivery;
+
+	private final int batchSize;
+
+	private final Duration pollInterval;
+
+	private final Duration shutdownTimeout;
+
+	private volatile boolean running;
+
+	private volatile @Nullable Instant lastRun;
+
+	private final Supplier<SimpleAsyncTaskScheduler> schedulers;
+
+	/** Held by a poll while it runs, so that stopping can wait for the batch in flight. */
+	private final ReentrantLock polling = new ReentrantLock();
+
+	private @Nullable SimpleAsyncTaskScheduler scheduler;
+
+	private final FailedPolls failedPolls = new FailedPolls();
+
+	/**
+	 * Creates the relay.
+	 * @param delivery publishes claimed batches
+	 * @param batchSize most rows per batch
+	 * @param pollInterval pause between polls that found nothing more to do
+	 * @param shutdownTimeout how long stopping waits for the batch in flight
+	 * @param schedulers a new scheduler for the relay's thread at each start
+	 */
+	public OutboxRelay(BatchDelivery delivery, int batchSize, Duration pollInterval, Duration shutdownTimeout,
+			Supplier<SimpleAsyncTaskScheduler> schedulers) {
+		this.delivery = delivery;
+		this.batchSize = batchSize;
+		this.pollInterval = pollInterval;
+		this.shutdownTimeout = shutdownTimeout;
+		this.schedulers = schedulers;
+	}
+
+	/**
+	 * Publishes due rows in batches, each claiming after the last row of the one before, until a batch
+	 * comes back short or publishes nothing. A short batch that did not start from the beginning is
+	 * followed by one that does: rows the drain passed over may be due by then (backed off until the
+	 * drain's first acknowledgement resumed them, or locked by the fast path a moment ago), and would
+	 * otherwise wait a poll interval after everything behind them was published.
+	 * <p>
+	 * A full batch that published nothing and had nothing fail was held back (an earlier row of each of
+	 * its keys is locked by another claim) or postponed: the drain goes on after it, since ending there
+	 * would leave every row behind it, of every other key, to wait until that other claim ends, poll
+	 * after poll claiming the same held-back rows from the start.
+	 * @return rows published
+	 */
+	public int drain() {
+		int published = 0;
+		ResumingClaim claim = new ResumingClaim();
+		while (this.running) {
+			boolean fromStart = claim.isAtStart();
+			DeliveryResult result = this.delivery.deliver(PublishPath.RELAY, claim);
+			published += result.published();
+			this.lastRun = Instant.now();
+			boolean full = result.claimed() == this.batchSize;
+			boolean passedOver = full && result.published() == 0 && result.failed() == 0;
+			if ((result.published() == 0 && !passedOver) || (!full && fromStart)) {
+				break;
+			}
+			if (!full) {
+				claim.restart();
+			}
+		}
+		return published;
+	}
+
+	/**
+	 * When the relay last completed a poll or a batch, whether or not it found rows, or started. A
+	 * relay that cannot reach the database stops moving it on.
+	 * @return the time, or {@code null} before the relay started
+	 */
+	public @Nullable Instant lastRun() {
+		return this.lastRun;
+	}
+
+	@Override
+	public void start() {
+		this.running = true;
+		this.lastRun = Instant.now();
+		this.scheduler = this.schedulers.get();
+		this.scheduler.scheduleWithFixedDelay(this::poll, Instant.now().plus(this.pollInterval), this.pollInterval);
+	}
+
+	private void poll() {
+		this.polling.lock();
+		try {
+			drain();
+		}
+		catch (RuntimeException ex) {
+			this.failedPolls.failed(ex);
+			return;
+		}
+		finally {
+			this.polling.unlock();
+		}
+		this.failedPolls.succeeded();
+	}
+
+	@Override
+	public void stop() {
+		this.running = false;
+		// A poll in flight ends after its batch: wait for it that long, then stop the schedule (and
+		// interrupt a poll that outlived the wait).
+		try {
+			if (this.polling.tryLock(this.shutdownTimeout.toMillis(), TimeUnit.MILLISECONDS)) {
+				this.polling.unlock();
+			}
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+		}
+		SimpleAsyncTaskScheduler scheduler = this.scheduler;
+		if (scheduler != null) {
+			scheduler.close();
+			this.scheduler = null;
+		}
+	}
+
+	@Override
+	public boolean isRunning() {
+		return this.running;
+	}
+
+	/**
+	 * Tells the operator about polls that fail, without a warning per poll: while the database is down
+	 * a relay polling every second would log thousands an hour, each with the same stack trace. The
+	 * first failure is a warning with its stack trace, a run of failures a warning once a minute, its
+	 * end one line. Used by the relay's thread only.
+	 */
+	private final class FailedPolls {
+
+		private static final Duration REPEAT = Duration.ofMinutes(1);
+
+		private int count;
+
+		private long since;
+
+		private long warnedAt;
+
+		void failed(RuntimeException ex) {
+			long now = System.nanoTime();
+			this.count++;
+			if (this.count == 1) {
+				this.since = now;
+				this.warnedAt = now;
+				// Nothing is lost: the rows stay pending until a poll publishes them.
+				logger.warn("Outbox relay poll failed; the events stay pending and the relay tries again every "
+						+ OutboxRelay.this.pollInterval + ", warning once a minute while its polls keep failing", ex);
+			}
+			else if (now - this.warnedAt >= REPEAT.toNanos()) {
+				this.warnedAt = now;
+				logger.warn("Outbox relay polls have been failing for " + since(now) + " (" + this.count + " polls): "
+						+ NestedExceptionUtils.getMostSpecificCause(ex));
+			}
+			else if (logger.isDebugEnabled()) {
+				logger.debug("Outbox relay poll failed again", ex);
+			}
+		}
+
+		void succeeded() {
+			if (this.count > 0) {
+				logger.info("Outbox relay polls again after " + this.count + " failed polls over "
+						+ since(System.nanoTime()));
+				this.count = 0;
+			}
+		}
+
+		private Duration since(long now) {
+			return Duration.ofMillis(TimeUnit.NANOSECONDS.toMillis(now - this.since));
+		}
+
+	}
+
+	/**
+	 * Claims due rows after the last row it claimed. The rows before it were just published, or failed,
+	 * or were passed over, and the next poll starts from the beginning again; a claim from the start
+	 * would walk the index entries the published rows leave behind until vacuum, and so slow down with
+	 * every batch of a large backlog.
+	 */
+	private final class ResumingClaim implements Function<OutboxStore, ClaimedBatch> {
+
+		private long afterSeq;
+
+		@Override
+		public ClaimedBatch apply(OutboxStore store) {
+			ClaimedBatch batch = store.claimDue(OutboxRelay.this.batchSize, this.afterSeq);
+			List<ClaimedEvent> claimed = batch.events();
+			if (!claimed.isEmpty()) {
+				this.afterSeq = claimed.get(claimed.size() - 1).seq();
+			}
+			return batch;
+		}
+
+		boolean isAtStart() {
+			return this.afterSeq == 0;
+		}
+
+		void restart() {
+			this.afterSeq = 0;
+		}
+
+	}
+
+}

@@ -1,0 +1,23 @@
+package dev.outboxstarter.internal.routing;
+
+import java.util.Map;
+
+import org.jspecify.annotations.Nullable;
+
+/**
+ * Where one captured event goes.
+ *
+ * @param eventType logical event type
+ * @param transport transport name
+ * @param destination topic or the transport's equivalent
+ * @param key message key, if any
+ * @param formatHeaders headers its message format stores with the event (none for the outbox format)
+ */
+public record ResolvedRoute(String eventType, String transport, String destination, @Nullable String key,
+		Map<String, String> formatHeaders) {
+
+	ResolvedRoute(String eventType, String transport, String destination, @Nullable String key) {
+		this(eventType, transport, destination, key, Map.of());
+	}
+
+}

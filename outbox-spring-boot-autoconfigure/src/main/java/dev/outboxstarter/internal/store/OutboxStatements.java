@@ -1,0 +1,140 @@
+package dev.outboxstarter.internal.store;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.util.Map;
+import java.util.Properties;
+import java.util.regex.Pattern;
+
+import dev.outboxstarter.internal.jdbc.DatabaseVendor;
+
+import org.springframework.core.io.ClassPathResource;
+import org.springframework.util.Assert;
+
+/**
+ * The SQL the outbox runs, loaded from {@code db/outbox/statements/<vendor>.properties} for one table.
+ *
+ * @param insert inserts one captured event
+ * @param limitClaimIdle run first in a claim's transaction (empty for nothing): has the database end the
+ * transaction once its connection has been idle longer than {@code :millis} ({@code :seconds}, rounded up)
+ * @param resetClaimIdle run once a claim's transaction has completed (empty for nothing): puts back what
+ * {@code limitClaimIdle} set for the session
+ * @param beforeClaimDue run in the claim's transaction before {@code claimDue} (empty for nothing): on
+ * PostgreSQL, keeps the planner to the pending index however stale the table's statistics are
+ * @param claimDue locks due pending rows in seq order, skipping locked ones
+ * @param claimByIds locks the pending rows among given ids, skipping locked ones, and flags those an
+ * earlier pending row of their key outside the ids holds back
+ * @param heldBack the claimed ids that an earlier pending row of their key outside the claim holds back
+ * (empty without per-key ordering: nothing is held back)
+ * @param markPublished marks rows published, or deletes them where the table keeps no published rows
+ * @param markFailed records one failed attempt
+ * @param postpone makes rows due later without counting an attempt: not sent, their destination paused
+ * @param resumeBackedOff makes a transport's rows that wait out a retry backoff due now
+ * @param resumeBackedOffDestination makes one destination's rows that wait out a retry backoff due now
+ * @param tableExists counts tables with the outbox table's name
+ * @param retryDead puts one DEAD row back to pending
+ * @param retryAllDead puts every DEAD row back to pending
+ * @param retryAllDeadOfType puts the DEAD rows of one event type back to pending
+ * @param deletePublished deletes a batch of rows published longer ago than the retention
+ * @param deleteDead deletes a batch of rows that became DEAD longer ago than the retention
+ * @param backlog counts pending and DEAD rows and reads the oldest pending row's age
+ * @param countByStatus counts rows by status and transport
+ * @param listByStatus lists a page of the rows of one status, in seq order
+ * @param discard deletes one pending or DEAD row
+ * @param deleteWritten deletes the rows just inserted, by id, for the log relay (empty where the vendor
+ * has no log that Debezium reads)
+ */
+public record OutboxStatements(String insert, String limitClaimIdle, String resetClaimIdle, String beforeClaimDue, String claimDue, String claimByIds,
+		String heldBack, String markPublished, String markFailed, String postpone, String resumeBackedOff,
+		String resumeBackedOffDestination, String tableExists, String retryDead, String retryAllDead,
+		String retryAllDeadOfType, String deletePublished, String deleteDead, String backlog, String countByStatus,
+		String listByStatus, String discard, String deleteWritten) {
+
+	private static final Pattern PLAIN_IDENTIFIER = Pattern.compile("[A-Za-z_][A-Za-z0-9_]{0,47}");
+
+	/**
+	 * Loads the statements of a vendor for a table.
+	 * @param vendor the database vendor
+	 * @param table the outbox table name, a plain SQL identifier
+	 * @param perKeyOrdering whether claims check for earlier pending rows of the same key
+	 * @param deadEventBlocksKey whether an earlier DEAD row of the same key holds a row back too (only
+	 * with per-key ordering)
+	 * @return the statements
+	 */
+	public static OutboxStatements load(DatabaseVendor vendor, String table, boolean perKeyOrdering,
+			boolean deadEventBlocksKey) {
+		return load(vendor, table, perKeyOrdering, deadEventBlocksKey, false);
+	}
+
+	/**
+	 * Loads the statements of a vendor for a table.
+	 * @param vendor the database vendor
+	 * @param table the outbox table name, a plain SQL identifier
+	 * @param perKeyOrdering whether claims check for earlier pending rows of the same key
+	 * @param deadEventBlocksKey whether an earlier DEAD row of the same key holds a row back too (only
+	 * with per-key ordering)
+	 * @param deleteWhenPublished whether {@link #markPublished()} deletes the rows instead, for a table
+	 * that keeps no published rows
+	 * @return the statements
+	 */
+	public static OutboxStatements load(DatabaseVendor vendor, String table, boolean perKeyOrdering,
+			boolean deadEventBlocksKey, boolean deleteWhenPublished) {
+		checkTableName(table);
+		Properties sql = read("db/outbox/statements/" + vendor.folder() + ".properties");
+		boolean deadBlocks = perKeyOrdering && deadEventBlocksKey;
+		String deadHeldBack = deadBlocks ? sql.getProperty("dead-held-back") : "";
+		Map<String, String> clauses = Map.of("{head-of-line}", perKeyOrdering ? sql.getProperty("head-of-line") : "",
+				"{dead-head-of-line}", deadBlocks ? sql.getProperty("dead-head-of-line") : "", "{dead-held-back}",
+				deadHeldBack, "{held-back-flag}",
+				perKeyOrdering ? sql.getProperty("held-back-flag").replace("{dead-held-back}", deadHeldBack) : "0");
+		return new OutboxStatements(expand(sql, "insert", table, clauses),
+				expand(sql, "limit-claim-idle", table, clauses), expand(sql, "reset-claim-idle", table, clauses),
+				expand(sql, "before-claim-due", table, clauses), expand(sql, "claim-due", table, clauses),
+				expand(sql, "claim-by-ids", table, clauses), perKeyOrdering ? expand(sql, "held-back", table, clauses) : "",
+				expand(sql, deleteWhenPublished ? "delete-when-published" : "mark-published", table, clauses), expand(sql, "mark-failed", table, clauses),
+				expand(sql, "postpone", table, clauses),
+				expand(sql, "resume-backed-off", table, clauses),
+				expand(sql, "resume-backed-off-destination", table, clauses),
+				expand(sql, "table-exists", table, clauses), expand(sql, "retry-dead", table, clauses),
+				expand(sql, "retry-all-dead", table, clauses), expand(sql, "retry-all-dead-of-type", table, clauses),
+				expand(sql, "delete-published", table, clauses), expand(sql, "delete-dead", table, clauses),
+				expand(sql, "backlog", table, clauses), expand(sql, "count-by-status", table, clauses),
+				expand(sql, "list-by-status", table, clauses), expand(sql, "discard", table, clauses),
+				sql.containsKey("delete-written") ? expand(sql, "delete-written", table, clauses) : "");
+	}
+
+	/**
+	 * Checks that a table name is a plain SQL identifier, since it is put into SQL text.
+	 * @param table the table name
+	 * @throws IllegalArgumentException if it is not
+	 */
+	public static void checkTableName(String table) {
+		Assert.isTrue(table != null && PLAIN_IDENTIFIER.matcher(table).matches(), () -> "'" + table
+				+ "' is not a plain SQL identifier: use letters, digits and underscores, not starting with a digit, "
+				+ "at most 48 characters");
+	}
+
+	private static String expand(Properties sql, String name, String table, Map<String, String> clauses) {
+		String statement = sql.getProperty(name);
+		Assert.state(statement != null, () -> "No statement '" + name + "' for the outbox");
+		statement = statement.replace("{columns}", sql.getProperty("columns"))
+			.replace("{details}", sql.getProperty("details"));
+		for (Map.Entry<String, String> clause : clauses.entrySet()) {
+			statement = statement.replace(clause.getKey(), clause.getValue());
+		}
+		return statement.replace("{table}", table);
+	}
+
+	public static Properties read(String location) {
+		Properties properties = new Properties();
+		try (InputStream in = new ClassPathResource(location, OutboxStatements.class.getClassLoader()).getInputStream()) {
+			properties.load(in);
+		}
+		catch (IOException ex) {
+			throw new UncheckedIOException("Could not read " + location, ex);
+		}
+		return properties;
+	}
+
+}

@@ -1,0 +1,11 @@
+package dev.outboxstarter.operations;
+
+/**
+ * How many rows of one transport have one status.
+ *
+ * @param status the status
+ * @param transport the transport name
+ * @param events the number of rows
+ */
+public record EventCount(EventStatus status, String transport, long events) {
+}
