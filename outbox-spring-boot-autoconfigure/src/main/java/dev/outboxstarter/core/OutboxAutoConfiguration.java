@@ -98,7 +98,7 @@ public final class OutboxAutoConfiguration {
 	@Bean
 	OutboxSchemaInitializer outboxSchemaInitializer(DataSource dataSource, OutboxStore store,
 			OutboxProperties properties, ResourceLoader resourceLoader) {
-		return SchemaInitializers.forTable(properties.getSchema().getMode(), dataSource, store,
+		return SchemaInitializers.forTable(properties.getSchema().getMode(), dataSource, store.vendor(),
 				store.vendor().migrationLocation(), "outbox", properties.getTableName(), resourceLoader);
 	}
 

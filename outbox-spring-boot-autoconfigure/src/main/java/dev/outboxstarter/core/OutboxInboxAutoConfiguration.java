@@ -56,7 +56,7 @@ final class OutboxInboxAutoConfiguration {
 	static class InboxConfiguration {
 
 		@Bean
-			InboxStore outboxInboxStore(DataSource dataSource, OutboxStore outboxStore, OutboxProperties properties) {
+		InboxStore outboxInboxStore(DataSource dataSource, OutboxStore outboxStore, OutboxProperties properties) {
 			return new InboxStore(dataSource,
 					InboxStatements.load(outboxStore.vendor(), properties.getInbox().getTableName()));
 		}
@@ -64,7 +64,7 @@ final class OutboxInboxAutoConfiguration {
 		@Bean
 		OutboxSchemaInitializer outboxInboxSchemaInitializer(DataSource dataSource, OutboxStore store,
 				OutboxProperties properties, ResourceLoader resourceLoader) {
-			return SchemaInitializers.forTable(properties.getSchema().getMode(), dataSource, store,
+			return SchemaInitializers.forTable(properties.getSchema().getMode(), dataSource, store.vendor(),
 					store.vendor().inboxMigrationLocation(), "inbox", properties.getInbox().getTableName(),
 					resourceLoader);
 		}

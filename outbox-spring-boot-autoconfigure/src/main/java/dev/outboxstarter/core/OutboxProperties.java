@@ -9,7 +9,7 @@ import java.util.Locale;
 import java.util.Map;
 
 import dev.outboxstarter.MessageFormat;
-import dev.outboxstarter.internal.store.OutboxStatements;
+import dev.outboxstarter.internal.jdbc.TableName;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.boot.context.properties.ConfigurationProperties;
@@ -142,7 +142,7 @@ public class OutboxProperties {
 
 	private static void checkTableName(String tableName) {
 		try {
-			OutboxStatements.checkTableName(tableName);
+			TableName.check(tableName);
 		}
 		catch (IllegalArgumentException ex) {
 			throw new IllegalArgumentException("outbox.table-name: " + ex.getMessage());
@@ -682,7 +682,7 @@ public class OutboxProperties {
 				@DefaultValue("14d") Duration retention, @DefaultValue("refuse") MissingMessageId missingMessageId,
 				@DefaultValue("1h") Duration cleanupInterval, @DefaultValue("1000") int cleanupBatchSize) {
 			try {
-				OutboxStatements.checkTableName(tableName);
+				TableName.check(tableName);
 			}
 			catch (IllegalArgumentException ex) {
 				throw new IllegalArgumentException("outbox.inbox.table-name: " + ex.getMessage());

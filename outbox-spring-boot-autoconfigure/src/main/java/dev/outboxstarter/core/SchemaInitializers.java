@@ -4,11 +4,11 @@ import javax.sql.DataSource;
 
 import dev.outboxstarter.OutboxConfigurationException;
 import dev.outboxstarter.core.OutboxProperties.Schema.Mode;
+import dev.outboxstarter.internal.jdbc.DatabaseVendor;
 import dev.outboxstarter.internal.schema.ExistingOutboxTableCheck;
 import dev.outboxstarter.internal.schema.FlywayOutboxSchemaInitializer;
 import dev.outboxstarter.internal.schema.OutboxSchemaInitializer;
 import dev.outboxstarter.internal.schema.ScriptOutboxSchemaInitializer;
-import dev.outboxstarter.internal.store.OutboxStore;
 
 import org.springframework.core.io.ResourceLoader;
 import org.springframework.util.ClassUtils;
@@ -21,7 +21,7 @@ final class SchemaInitializers {
 	private SchemaInitializers() {
 	}
 
-	static OutboxSchemaInitializer forTable(Mode configuredMode, DataSource dataSource, OutboxStore store,
+	static OutboxSchemaInitializer forTable(Mode configuredMode, DataSource dataSource, DatabaseVendor vendor,
 			String location, String kind, String table, ResourceLoader resourceLoader) {
 		boolean flywayPresent = ClassUtils.isPresent("org.flywaydb.core.Flyway", resourceLoader.getClassLoader());
 		Mode mode = configuredMode;
@@ -38,8 +38,8 @@ final class SchemaInitializers {
 				}
 				yield new FlywayOutboxSchemaInitializer(dataSource, location, table);
 			}
-			case SCRIPTS -> new ScriptOutboxSchemaInitializer(dataSource, location, store, table);
-			default -> new ExistingOutboxTableCheck(store, location, kind, table);
+			case SCRIPTS -> new ScriptOutboxSchemaInitializer(dataSource, vendor, location, table);
+			default -> new ExistingOutboxTableCheck(dataSource, vendor, location, kind, table);
 		};
 	}
 

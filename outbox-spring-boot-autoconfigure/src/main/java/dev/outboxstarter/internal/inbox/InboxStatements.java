@@ -3,7 +3,7 @@ package dev.outboxstarter.internal.inbox;
 import java.util.Properties;
 
 import dev.outboxstarter.internal.jdbc.DatabaseVendor;
-import dev.outboxstarter.internal.store.OutboxStatements;
+import dev.outboxstarter.internal.jdbc.TableName;
 
 import org.springframework.util.Assert;
 
@@ -22,8 +22,8 @@ public record InboxStatements(String insert, String deleteExpired) {
 	 * @return the statements
 	 */
 	public static InboxStatements load(DatabaseVendor vendor, String table) {
-		OutboxStatements.checkTableName(table);
-		Properties sql = OutboxStatements.read("db/outbox/statements/" + vendor.folder() + ".properties");
+		TableName.check(table);
+		Properties sql = vendor.statements();
 		return new InboxStatements(statement(sql, "inbox-insert", table), statement(sql, "inbox-delete-expired", table));
 	}
 

@@ -1,11 +1,14 @@
 package dev.outboxstarter.internal.jdbc;
 
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Instant;
 import java.time.LocalDateTime;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
+import java.util.Properties;
 import java.util.UUID;
 
 import javax.sql.DataSource;
@@ -14,6 +17,8 @@ import dev.outboxstarter.OutboxConfigurationException;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.boot.jdbc.DatabaseDriver;
+import org.springframework.core.io.ClassPathResource;
+import org.springframework.core.io.support.PropertiesLoaderUtils;
 import org.springframework.jdbc.support.JdbcUtils;
 import org.springframework.jdbc.support.MetaDataAccessException;
 
@@ -44,6 +49,21 @@ public enum DatabaseVendor {
 	 */
 	public String folder() {
 		return this.folder;
+	}
+
+	/**
+	 * Reads this vendor's statements, the SQL of the outbox, the inbox and their schema, with
+	 * placeholders for the table names.
+	 * @return the statements by name
+	 */
+	public Properties statements() {
+		String location = "db/outbox/statements/" + this.folder + ".properties";
+		try {
+			return PropertiesLoaderUtils.loadProperties(new ClassPathResource(location, DatabaseVendor.class.getClassLoader()));
+		}
+		catch (IOException ex) {
+			throw new UncheckedIOException("Could not read " + location, ex);
+		}
 	}
 
 	/**

@@ -1,8 +1,13 @@
 package dev.outboxstarter.internal.schema;
 
+import java.util.Map;
+
+import javax.sql.DataSource;
+
 import dev.outboxstarter.OutboxConfigurationException;
 import dev.outboxstarter.internal.jdbc.DatabaseVendor;
-import dev.outboxstarter.internal.store.OutboxStore;
+
+import org.springframework.jdbc.core.namedparam.NamedParameterJdbcTemplate;
 
 /**
  * For applications that manage the outbox (or inbox) table themselves: fails start-up if the table is
@@ -10,7 +15,9 @@ import dev.outboxstarter.internal.store.OutboxStore;
  */
 public class ExistingOutboxTableCheck extends OutboxSchemaInitializer {
 
-	private final OutboxStore store;
+	private final DataSource dataSource;
+
+	private final DatabaseVendor vendor;
 
 	private final String location;
 
@@ -20,13 +27,16 @@ public class ExistingOutboxTableCheck extends OutboxSchemaInitializer {
 
 	/**
 	 * Creates the check.
-	 * @param store tells whether the table exists
+	 * @param dataSource the data source
+	 * @param vendor its database vendor
 	 * @param location the scripts that would create it, e.g. {@link DatabaseVendor#migrationLocation()}
 	 * @param kind what the table is, {@code outbox} or {@code inbox}
 	 * @param table the table name
 	 */
-	public ExistingOutboxTableCheck(OutboxStore store, String location, String kind, String table) {
-		this.store = store;
+	public ExistingOutboxTableCheck(DataSource dataSource, DatabaseVendor vendor, String location, String kind,
+			String table) {
+		this.dataSource = dataSource;
+		this.vendor = vendor;
 		this.location = location;
 		this.kind = kind;
 		this.table = table;
@@ -34,7 +44,10 @@ public class ExistingOutboxTableCheck extends OutboxSchemaInitializer {
 
 	@Override
 	protected void initialize() {
-		if (!this.store.tableExists(this.table)) {
+		String tableExists = SchemaStatements.load(this.vendor, this.table).tableExists();
+		Integer count = new NamedParameterJdbcTemplate(this.dataSource).queryForObject(tableExists,
+				Map.of("table", this.table), Integer.class);
+		if (count == null || count == 0) {
 			throw new OutboxConfigurationException("The " + this.kind + " table '" + this.table
 					+ "' does not exist and outbox.schema.mode=none", "Create it with the scripts in the starter's "
 							+ "jar under " + this.location.substring("classpath:".length())

@@ -1,14 +1,10 @@
 package dev.outboxstarter.internal.schema;
 
-import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.util.Properties;
 
 import dev.outboxstarter.internal.jdbc.DatabaseVendor;
-import dev.outboxstarter.internal.store.OutboxStatements;
+import dev.outboxstarter.internal.jdbc.TableName;
 
-import org.springframework.core.io.ClassPathResource;
-import org.springframework.core.io.support.PropertiesLoaderUtils;
 import org.springframework.util.Assert;
 
 /**
@@ -33,16 +29,8 @@ public record SchemaStatements(String tableExists, String indexExists, String lo
 		String flywayHistoryAcceptChecksum, String flywayHistoryForgetFailure) {
 
 	static SchemaStatements load(DatabaseVendor vendor, String table) {
-		OutboxStatements.checkTableName(table);
-		String location = "db/outbox/statements/" + vendor.folder() + ".properties";
-		Properties sql;
-		try {
-			sql = PropertiesLoaderUtils
-				.loadProperties(new ClassPathResource(location, SchemaStatements.class.getClassLoader()));
-		}
-		catch (IOException ex) {
-			throw new UncheckedIOException("Could not read " + location, ex);
-		}
+		TableName.check(table);
+		Properties sql = vendor.statements();
 		return new SchemaStatements(statement(sql, "table-exists", table), statement(sql, "index-exists", table),
 				statement(sql, "schema-lock", table), statement(sql, "schema-unlock", table),
 				statement(sql, "script-history-create", table), statement(sql, "script-history-versions", table),

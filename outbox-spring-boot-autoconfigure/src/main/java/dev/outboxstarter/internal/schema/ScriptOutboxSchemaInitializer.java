@@ -9,7 +9,6 @@ import java.util.Set;
 import javax.sql.DataSource;
 
 import dev.outboxstarter.internal.jdbc.DatabaseVendor;
-import dev.outboxstarter.internal.store.OutboxStore;
 
 import org.springframework.core.io.ByteArrayResource;
 import org.springframework.dao.DataAccessException;
@@ -30,27 +29,28 @@ public class ScriptOutboxSchemaInitializer extends OutboxSchemaInitializer {
 
 	private final String location;
 
-	private final OutboxStore store;
+	private final DatabaseVendor vendor;
 
 	private final String table;
 
 	/**
 	 * Creates the initializer.
 	 * @param dataSource the data source
+	 * @param vendor the data source's database vendor, which chooses the statements
 	 * @param location the scripts, e.g. {@link DatabaseVendor#migrationLocation()}
-	 * @param store the outbox store, whose database vendor chooses the statements
 	 * @param table the table they create, put into their {@code ${table}} placeholder
 	 */
-	public ScriptOutboxSchemaInitializer(DataSource dataSource, String location, OutboxStore store, String table) {
+	public ScriptOutboxSchemaInitializer(DataSource dataSource, DatabaseVendor vendor, String location,
+			String table) {
 		this.dataSource = dataSource;
+		this.vendor = vendor;
 		this.location = location;
-		this.store = store;
 		this.table = table;
 	}
 
 	@Override
 	protected void initialize() {
-		SchemaStatements statements = SchemaStatements.load(this.store.vendor(), this.table);
+		SchemaStatements statements = SchemaStatements.load(this.vendor, this.table);
 		List<MigrationScript> scripts = MigrationScript.at(this.location, this.table, getClass().getClassLoader());
 		// One connection takes the lock and applies the scripts, so this needs no more than one from a pool.
 		try (Connection connection = this.dataSource.getConnection()) {

@@ -1,15 +1,11 @@
 package dev.outboxstarter.internal.store;
 
-import java.io.IOException;
-import java.io.InputStream;
-import java.io.UncheckedIOException;
 import java.util.Map;
 import java.util.Properties;
-import java.util.regex.Pattern;
 
 import dev.outboxstarter.internal.jdbc.DatabaseVendor;
+import dev.outboxstarter.internal.jdbc.TableName;
 
-import org.springframework.core.io.ClassPathResource;
 import org.springframework.util.Assert;
 
 /**
@@ -32,7 +28,6 @@ import org.springframework.util.Assert;
  * @param postpone makes rows due later without counting an attempt: not sent, their destination paused
  * @param resumeBackedOff makes a transport's rows that wait out a retry backoff due now
  * @param resumeBackedOffDestination makes one destination's rows that wait out a retry backoff due now
- * @param tableExists counts tables with the outbox table's name
  * @param retryDead puts one DEAD row back to pending
  * @param retryAllDead puts every DEAD row back to pending
  * @param retryAllDeadOfType puts the DEAD rows of one event type back to pending
@@ -47,11 +42,9 @@ import org.springframework.util.Assert;
  */
 public record OutboxStatements(String insert, String limitClaimIdle, String resetClaimIdle, String beforeClaimDue, String claimDue, String claimByIds,
 		String heldBack, String markPublished, String markFailed, String postpone, String resumeBackedOff,
-		String resumeBackedOffDestination, String tableExists, String retryDead, String retryAllDead,
+		String resumeBackedOffDestination, String retryDead, String retryAllDead,
 		String retryAllDeadOfType, String deletePublished, String deleteDead, String backlog, String countByStatus,
 		String listByStatus, String discard, String deleteWritten) {
-
-	private static final Pattern PLAIN_IDENTIFIER = Pattern.compile("[A-Za-z_][A-Za-z0-9_]{0,47}");
 
 	/**
 	 * Loads the statements of a vendor for a table.
@@ -80,8 +73,8 @@ public record OutboxStatements(String insert, String limitClaimIdle, String rese
 	 */
 	public static OutboxStatements load(DatabaseVendor vendor, String table, boolean perKeyOrdering,
 			boolean deadEventBlocksKey, boolean deleteWhenPublished) {
-		checkTableName(table);
-		Properties sql = read("db/outbox/statements/" + vendor.folder() + ".properties");
+		TableName.check(table);
+		Properties sql = vendor.statements();
 		boolean deadBlocks = perKeyOrdering && deadEventBlocksKey;
 		String deadHeldBack = deadBlocks ? sql.getProperty("dead-held-back") : "";
 		Map<String, String> clauses = Map.of("{head-of-line}", perKeyOrdering ? sql.getProperty("head-of-line") : "",
@@ -96,7 +89,7 @@ public record OutboxStatements(String insert, String limitClaimIdle, String rese
 				expand(sql, "postpone", table, clauses),
 				expand(sql, "resume-backed-off", table, clauses),
 				expand(sql, "resume-backed-off-destination", table, clauses),
-				expand(sql, "table-exists", table, clauses), expand(sql, "retry-dead", table, clauses),
+				expand(sql, "retry-dead", table, clauses),
 				expand(sql, "retry-all-dead", table, clauses), expand(sql, "retry-all-dead-of-type", table, clauses),
 				expand(sql, "delete-published", table, clauses), expand(sql, "delete-dead", table, clauses),
 				expand(sql, "backlog", table, clauses), expand(sql, "count-by-status", table, clauses),
@@ -104,16 +97,6 @@ public record OutboxStatements(String insert, String limitClaimIdle, String rese
 				sql.containsKey("delete-written") ? expand(sql, "delete-written", table, clauses) : "");
 	}
 
-	/**
-	 * Checks that a table name is a plain SQL identifier, since it is put into SQL text.
-	 * @param table the table name
-	 * @throws IllegalArgumentException if it is not
-	 */
-	public static void checkTableName(String table) {
-		Assert.isTrue(table != null && PLAIN_IDENTIFIER.matcher(table).matches(), () -> "'" + table
-				+ "' is not a plain SQL identifier: use letters, digits and underscores, not starting with a digit, "
-				+ "at most 48 characters");
-	}
 
 	private static String expand(Properties sql, String name, String table, Map<String, String> clauses) {
 		String statement = sql.getProperty(name);
@@ -124,17 +107,6 @@ public record OutboxStatements(String insert, String limitClaimIdle, String rese
 			statement = statement.replace(clause.getKey(), clause.getValue());
 		}
 		return statement.replace("{table}", table);
-	}
-
-	public static Properties read(String location) {
-		Properties properties = new Properties();
-		try (InputStream in = new ClassPathResource(location, OutboxStatements.class.getClassLoader()).getInputStream()) {
-			properties.load(in);
-		}
-		catch (IOException ex) {
-			throw new UncheckedIOException("Could not read " + location, ex);
-		}
-		return properties;
 	}
 
 }

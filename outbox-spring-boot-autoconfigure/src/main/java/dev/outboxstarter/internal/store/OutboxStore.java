@@ -503,17 +503,6 @@ public class OutboxStore {
 		return this.jdbc.update(this.sql.discard(), new MapSqlParameterSource("id", this.vendor.idParameter(id))) > 0;
 	}
 
-	/**
-	 * Whether the outbox table exists in the current schema.
-	 * @param table the table name
-	 * @return whether it exists
-	 */
-	public boolean tableExists(String table) {
-		Integer count = this.jdbc.queryForObject(this.sql.tableExists(), new MapSqlParameterSource("table", table),
-				Integer.class);
-		return count != null && count > 0;
-	}
-
 	private MapSqlParameterSource ids(Collection<UUID> ids) {
 		return new MapSqlParameterSource("ids", ids.stream().map(this.vendor::idParameter).toList());
 	}

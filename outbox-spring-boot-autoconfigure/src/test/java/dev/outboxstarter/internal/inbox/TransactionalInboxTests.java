@@ -191,7 +191,7 @@ public class TransactionalInboxTests {
 		OutboxStore outboxStore = new OutboxStore(dataSource, vendor, OutboxStatements.load(vendor, TABLE, true, false),
 				new JsonMapper());
 
-		new ScriptOutboxSchemaInitializer(dataSource, vendor.inboxMigrationLocation(), outboxStore, TABLE)
+		new ScriptOutboxSchemaInitializer(dataSource, vendor, vendor.inboxMigrationLocation(), TABLE)
 			.afterPropertiesSet();
 
 		assertKeptAndExact(Fixture.on(dataSource, false));

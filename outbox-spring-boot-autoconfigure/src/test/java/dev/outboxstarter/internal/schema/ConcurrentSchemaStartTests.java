@@ -46,7 +46,7 @@ public class ConcurrentSchemaStartTests {
 				DatabaseVendor vendor = DatabaseVendor.of(dataSource);
 				OutboxStore store = new OutboxStore(dataSource, vendor,
 						OutboxStatements.load(vendor, TABLE, true, false), new JsonMapper());
-				return new ScriptOutboxSchemaInitializer(dataSource, vendor.migrationLocation(), store, TABLE);
+				return new ScriptOutboxSchemaInitializer(dataSource, vendor, vendor.migrationLocation(), TABLE);
 			});
 
 			JdbcTemplate jdbc = new JdbcTemplate(database.dataSource());

@@ -171,7 +171,7 @@ public class OnlineSchemaUpgradeTests {
 			}
 			OutboxStore store = new OutboxStore(dataSource, vendor, OutboxStatements.load(vendor, TABLE, true, false),
 					new JsonMapper());
-			return new ScriptOutboxSchemaInitializer(dataSource, vendor.migrationLocation(), store, TABLE);
+			return new ScriptOutboxSchemaInitializer(dataSource, vendor, vendor.migrationLocation(), TABLE);
 		}
 
 	}

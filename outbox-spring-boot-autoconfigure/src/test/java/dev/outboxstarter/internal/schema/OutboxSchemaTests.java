@@ -63,13 +63,13 @@ public class OutboxSchemaTests {
 	void flywayCreatesTheTableAndRecordsItInItsOwnHistoryTable(TestDatabase database) {
 		database.dropTable(TABLE);
 		Schema schema = new Schema(database, TABLE);
-		assertThat(schema.store.tableExists(TABLE)).isFalse();
+		assertThat(schema.tableExists(TABLE)).isFalse();
 
 		new FlywayOutboxSchemaInitializer(schema.dataSource, schema.vendor.migrationLocation(), TABLE).afterPropertiesSet();
 
 		assertThat(schema.columns(TABLE).keySet()).containsExactlyElementsOf(COLUMNS);
-		assertThat(schema.store.tableExists(TABLE)).isTrue();
-		assertThat(schema.store.tableExists(TABLE + "_schema_history")).isTrue();
+		assertThat(schema.tableExists(TABLE)).isTrue();
+		assertThat(schema.tableExists(TABLE + "_schema_history")).isTrue();
 		assertThat(schema.migrations()).contains("1:true");
 	}
 
@@ -97,14 +97,14 @@ public class OutboxSchemaTests {
 		new FlywayOutboxSchemaInitializer(flyway.dataSource, flyway.vendor.migrationLocation(), TABLE).afterPropertiesSet();
 		Schema scripts = new Schema(database, SCRIPTS_TABLE);
 
-		new ScriptOutboxSchemaInitializer(scripts.dataSource, scripts.vendor.migrationLocation(), scripts.store, SCRIPTS_TABLE)
+		new ScriptOutboxSchemaInitializer(scripts.dataSource, scripts.vendor, scripts.vendor.migrationLocation(), SCRIPTS_TABLE)
 			.afterPropertiesSet();
 
-		assertThat(scripts.store.tableExists(SCRIPTS_TABLE)).isTrue();
+		assertThat(scripts.tableExists(SCRIPTS_TABLE)).isTrue();
 		assertThat(scripts.columns(SCRIPTS_TABLE)).isEqualTo(flyway.columns(TABLE));
 		assertThat(flyway.indexes(TABLE)).containsKeys("primary", "*_pending_idx", "*_key_idx");
 		assertThat(scripts.indexes(SCRIPTS_TABLE)).isEqualTo(flyway.indexes(TABLE));
-		assertThat(scripts.store.tableExists(SCRIPTS_TABLE + "_schema_history")).isFalse();
+		assertThat(scripts.tableExists(SCRIPTS_TABLE + "_schema_history")).isFalse();
 		CapturedEvent event = OutboxTestTable.event("k");
 		scripts.store.insert(List.of(event), Duration.ZERO);
 		List<ClaimedEvent> claimed = OutboxTestTable.transactions(scripts.dataSource)
@@ -118,12 +118,12 @@ public class OutboxSchemaTests {
 	void scriptsLeaveAnExistingTableAlone(TestDatabase database) {
 		database.dropTable(SCRIPTS_TABLE);
 		Schema schema = new Schema(database, SCRIPTS_TABLE);
-		new ScriptOutboxSchemaInitializer(schema.dataSource, schema.vendor.migrationLocation(), schema.store, SCRIPTS_TABLE)
+		new ScriptOutboxSchemaInitializer(schema.dataSource, schema.vendor, schema.vendor.migrationLocation(), SCRIPTS_TABLE)
 			.afterPropertiesSet();
 		schema.store.insert(List.of(OutboxTestTable.event("kept")), Duration.ZERO);
 		schema.jdbc.execute("ALTER TABLE " + SCRIPTS_TABLE + " ADD tenant VARCHAR(32)");
 
-		new ScriptOutboxSchemaInitializer(schema.dataSource, schema.vendor.migrationLocation(), schema.store, SCRIPTS_TABLE)
+		new ScriptOutboxSchemaInitializer(schema.dataSource, schema.vendor, schema.vendor.migrationLocation(), SCRIPTS_TABLE)
 			.afterPropertiesSet();
 
 		assertThat(schema.count(SCRIPTS_TABLE)).isEqualTo(1);
@@ -135,7 +135,8 @@ public class OutboxSchemaTests {
 	void existingTableCheckFailsNamingTheSchemaModeWhenTheTableIsMissing(TestDatabase database) {
 		database.dropTable(TABLE);
 		Schema schema = new Schema(database, TABLE);
-		ExistingOutboxTableCheck check = new ExistingOutboxTableCheck(schema.store, schema.vendor.migrationLocation(), "outbox", TABLE);
+		ExistingOutboxTableCheck check = new ExistingOutboxTableCheck(schema.dataSource, schema.vendor,
+				schema.vendor.migrationLocation(), "outbox", TABLE);
 
 		assertThatIllegalStateException().isThrownBy(check::afterPropertiesSet)
 			.withMessageContaining("'" + TABLE + "'")
@@ -156,7 +157,7 @@ public class OutboxSchemaTests {
 		schema.scripts().afterPropertiesSet();
 
 		assertThat(schema.scriptRecord()).isEqualTo(schema.shippedVersions());
-		assertThat(schema.store.tableExists(SCRIPTS_TABLE + "_schema_history")).isFalse();
+		assertThat(schema.tableExists(SCRIPTS_TABLE + "_schema_history")).isFalse();
 	}
 
 	@ParameterizedTest
@@ -233,7 +234,7 @@ public class OutboxSchemaTests {
 
 		schema.scripts().afterPropertiesSet();
 
-		assertThat(schema.store.tableExists(SCRIPTS_TABLE + "_script_history")).isFalse();
+		assertThat(schema.tableExists(SCRIPTS_TABLE + "_script_history")).isFalse();
 	}
 
 	@Test
@@ -256,7 +257,7 @@ public class OutboxSchemaTests {
 			.allSatisfy((migration) -> assertThat(migration.isChecksumMatching()).isTrue());
 		assertThat(schema.count(TABLE)).isEqualTo(1);
 		schema.scripts().afterPropertiesSet();
-		assertThat(schema.store.tableExists(TABLE + "_script_history")).isFalse();
+		assertThat(schema.tableExists(TABLE + "_script_history")).isFalse();
 	}
 
 	@ParameterizedTest
@@ -353,8 +354,14 @@ public class OutboxSchemaTests {
 			this.table = table;
 		}
 
+		boolean tableExists(String name) {
+			Integer count = new NamedParameterJdbcTemplate(this.jdbc).queryForObject(
+					SchemaStatements.load(this.vendor, this.table).tableExists(), Map.of("table", name), Integer.class);
+			return count != null && count > 0;
+		}
+
 		ScriptOutboxSchemaInitializer scripts() {
-			return new ScriptOutboxSchemaInitializer(this.dataSource, this.vendor.migrationLocation(), this.store,
+			return new ScriptOutboxSchemaInitializer(this.dataSource, this.vendor, this.vendor.migrationLocation(),
 					this.table);
 		}
 
