@@ -18,10 +18,14 @@ import org.springframework.util.ClassUtils;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * {@code docs/api.md} names every public type of the starter's library, and only those: a type made
- * public without being added there, or listed there after it became package-private, fails the build.
+ * {@code docs/api.md} names every public type of the starter's library outside its internal packages,
+ * and only those: a type made public without being added there, or listed there after it became
+ * package-private or internal, fails the build.
  */
 class PublicApiTests {
+
+	/** The engine's packages, whose types are public only to one another. */
+	private static final String INTERNAL = "dev.outboxstarter.internal.";
 
 	/** A table row's first cell: a type's simple name, optionally followed by its package. */
 	private static final Pattern ROW = Pattern.compile("^\\| `(\\w+)`(?: \\(`([\\w.]+)`\\))? \\|", Pattern.MULTILINE);
@@ -63,7 +67,7 @@ class PublicApiTests {
 			}
 			String path = url.substring(url.lastIndexOf("dev/outboxstarter/"));
 			String name = ClassUtils.convertResourcePathToClassName(path.substring(0, path.length() - ".class".length()));
-			if (name.contains("$") || name.endsWith("package-info")) {
+			if (name.contains("$") || name.endsWith("package-info") || name.startsWith(INTERNAL)) {
 				continue;
 			}
 			Class<?> type = ClassUtils.forName(name, PublicApiTests.class.getClassLoader());
