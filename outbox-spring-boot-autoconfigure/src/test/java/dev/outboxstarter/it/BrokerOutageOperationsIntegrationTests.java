@@ -4,6 +4,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Set;
 import java.util.UUID;
+import java.util.regex.Pattern;
 
 import dev.outboxstarter.it.orders.OrderPlaced;
 import dev.outboxstarter.it.orders.OrderService;
@@ -57,6 +58,10 @@ class BrokerOutageOperationsIntegrationTests {
 	static final String TOPIC = "it-outage-operations";
 
 	static final String TABLE = "outbox_it_outage_operations";
+
+	/** The engine's logger names, written out or abbreviated. */
+	private static final Pattern ENGINE_LOGGER = Pattern
+		.compile("\\b(dev\\.outboxstarter|d\\.o)\\.(core|c|internal|i)\\.");
 
 	private static final TcpForwarder broker = TestKafka.unreachableAddress();
 
@@ -159,9 +164,7 @@ class BrokerOutageOperationsIntegrationTests {
 
 	/** The outbox's own log lines at a level, its engine's logger names written out or abbreviated. */
 	private static List<String> outboxLines(CapturedOutput output, String level) {
-		return lines(output, level).stream()
-			.filter((line) -> line.contains("dev.outboxstarter.core.") || line.contains("d.o.core."))
-			.toList();
+		return lines(output, level).stream().filter((line) -> ENGINE_LOGGER.matcher(line).find()).toList();
 	}
 
 	private static List<String> lines(CapturedOutput output, String level) {
