@@ -14,7 +14,8 @@ import dev.outboxstarter.DeadEvents;
 import dev.outboxstarter.operations.BacklogReading;
 import dev.outboxstarter.operations.EventCount;
 import dev.outboxstarter.operations.EventStatus;
-import dev.outboxstarter.operations.OutboxOperations;
+import dev.outboxstarter.operations.OutboxAdministration;
+import dev.outboxstarter.operations.OutboxMonitoring;
 import dev.outboxstarter.operations.PausedDestination;
 import dev.outboxstarter.operations.StoredEvent;
 import org.apache.commons.logging.Log;
@@ -57,7 +58,9 @@ public class OutboxEndpoint {
 
 	private static final int MAX_PAGE_SIZE = 200;
 
-	private final OutboxOperations operations;
+	private final OutboxMonitoring monitoring;
+
+	private final OutboxAdministration administration;
 
 	private final DeadEvents deadEvents;
 
@@ -67,15 +70,17 @@ public class OutboxEndpoint {
 
 	/**
 	 * Creates the endpoint.
-	 * @param operations the running outbox
+	 * @param monitoring what is pending or DEAD and why
+	 * @param administration discards events
 	 * @param deadEvents retries DEAD events
 	 * @param showValues when listed events include their payload and headers
 	 * @param roles the roles a user needs to see them with {@link Show#WHEN_AUTHORIZED} (none: any
 	 * authenticated user)
 	 */
-	OutboxEndpoint(OutboxOperations operations, DeadEvents deadEvents, Show showValues,
-			Collection<String> roles) {
-		this.operations = operations;
+	OutboxEndpoint(OutboxMonitoring monitoring, OutboxAdministration administration, DeadEvents deadEvents,
+			Show showValues, Collection<String> roles) {
+		this.monitoring = monitoring;
+		this.administration = administration;
 		this.deadEvents = deadEvents;
 		this.showValues = showValues;
 		this.roles = Set.copyOf(roles);
@@ -88,14 +93,14 @@ public class OutboxEndpoint {
 	@ReadOperation
 	public Summary summary() {
 		Map<EventStatus, Map<String, Long>> byStatus = new TreeMap<>();
-		for (EventCount count : this.operations.countByStatus()) {
+		for (EventCount count : this.monitoring.countByStatus()) {
 			byStatus.computeIfAbsent(count.status(), (status) -> new TreeMap<>()).put(count.transport(), count.events());
 		}
-		BacklogReading backlog = this.operations.readBacklog();
+		BacklogReading backlog = this.monitoring.readBacklog();
 		return new Summary(backlog.pending(), backlog.dead(), backlog.oldestPendingCreatedAt(),
 				backlog.oldestPendingAge().toMillis() / 1000.0, byStatus,
-				this.operations.unavailableTransports(),
-				this.operations.pausedDestinations());
+				this.monitoring.unavailableTransports(),
+				this.monitoring.pausedDestinations());
 	}
 
 	/**
@@ -121,7 +126,7 @@ public class OutboxEndpoint {
 					"size must be between 1 and " + MAX_PAGE_SIZE + ", not " + pageSize, "Bad size");
 		}
 		boolean showValues = this.showValues.isShown(securityContext, this.roles);
-		List<StoredEvent> events = this.operations.list(eventStatus, pageNumber * pageSize, pageSize, showValues);
+		List<StoredEvent> events = this.monitoring.list(eventStatus, pageNumber * pageSize, pageSize, showValues);
 		return new EventsPage(eventStatus, pageNumber, pageSize, events);
 	}
 
@@ -157,7 +162,7 @@ public class OutboxEndpoint {
 	 */
 	@DeleteOperation
 	public ActionResult discard(@Selector UUID id) {
-		boolean discarded = this.operations.discard(id);
+		boolean discarded = this.administration.discard(id);
 		logger.info("Outbox endpoint: discard of event " + id + (discarded ? "" : " found no pending or DEAD event"));
 		return new ActionResult("discard", discarded ? 1 : 0);
 	}

@@ -2,7 +2,8 @@ package dev.outboxstarter.actuate;
 
 import dev.outboxstarter.DeadEvents;
 import dev.outboxstarter.core.OutboxAutoConfiguration;
-import dev.outboxstarter.operations.OutboxOperations;
+import dev.outboxstarter.operations.OutboxAdministration;
+import dev.outboxstarter.operations.OutboxMonitoring;
 
 import org.springframework.boot.actuate.autoconfigure.endpoint.condition.ConditionalOnAvailableEndpoint;
 import org.springframework.boot.actuate.endpoint.annotation.Endpoint;
@@ -21,16 +22,17 @@ import org.springframework.context.annotation.Bean;
  */
 @AutoConfiguration(after = OutboxAutoConfiguration.class)
 @ConditionalOnClass({ Endpoint.class, ConditionalOnAvailableEndpoint.class })
-@ConditionalOnBean({ OutboxOperations.class, DeadEvents.class })
+@ConditionalOnBean({ OutboxMonitoring.class, OutboxAdministration.class, DeadEvents.class })
 @ConditionalOnAvailableEndpoint(OutboxEndpoint.class)
 @EnableConfigurationProperties(OutboxEndpointProperties.class)
 final class OutboxEndpointAutoConfiguration {
 
 	@Bean
 	@ConditionalOnMissingBean
-	OutboxEndpoint outboxEndpoint(OutboxOperations operations, DeadEvents deadEvents,
-			OutboxEndpointProperties properties) {
-		return new OutboxEndpoint(operations, deadEvents, properties.getShowValues(), properties.getRoles());
+	OutboxEndpoint outboxEndpoint(OutboxMonitoring monitoring, OutboxAdministration administration,
+			DeadEvents deadEvents, OutboxEndpointProperties properties) {
+		return new OutboxEndpoint(monitoring, administration, deadEvents, properties.getShowValues(),
+				properties.getRoles());
 	}
 
 }

@@ -2,7 +2,7 @@ package dev.outboxstarter.actuate;
 
 import dev.outboxstarter.core.OutboxAutoConfiguration;
 import dev.outboxstarter.core.OutboxProperties;
-import dev.outboxstarter.operations.OutboxOperations;
+import dev.outboxstarter.operations.OutboxMonitoring;
 
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
@@ -18,15 +18,15 @@ import org.springframework.context.annotation.Bean;
  */
 @AutoConfiguration(after = OutboxAutoConfiguration.class)
 @ConditionalOnClass(HealthIndicator.class)
-@ConditionalOnBean(OutboxOperations.class)
+@ConditionalOnBean(OutboxMonitoring.class)
 @ConditionalOnEnabledHealthIndicator("outbox")
 final class OutboxHealthContributorAutoConfiguration {
 
 	@Bean
 	@ConditionalOnMissingBean(name = "outboxHealthIndicator")
-	OutboxHealthIndicator outboxHealthIndicator(OutboxOperations operations, OutboxProperties properties) {
+	OutboxHealthIndicator outboxHealthIndicator(OutboxMonitoring monitoring, OutboxProperties properties) {
 		OutboxProperties.Health health = properties.getHealth();
-		return new OutboxHealthIndicator(operations, health.getMaxOldestPendingAge(), health.getMaxTimeSinceRelayRun(),
+		return new OutboxHealthIndicator(monitoring, health.getMaxOldestPendingAge(), health.getMaxTimeSinceRelayRun(),
 				health.getMaxDeadEvents());
 	}
 

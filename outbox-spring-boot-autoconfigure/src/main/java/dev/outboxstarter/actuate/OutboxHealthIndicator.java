@@ -7,8 +7,8 @@ import java.util.List;
 import java.util.Set;
 
 import dev.outboxstarter.operations.BacklogReading;
-import dev.outboxstarter.operations.OutboxOperations;
-import dev.outboxstarter.operations.OutboxOperations.BacklogSnapshot;
+import dev.outboxstarter.operations.BacklogSnapshot;
+import dev.outboxstarter.operations.OutboxMonitoring;
 import dev.outboxstarter.operations.PausedDestination;
 import org.jspecify.annotations.Nullable;
 
@@ -24,7 +24,7 @@ import org.springframework.boot.health.contributor.Health;
  */
 class OutboxHealthIndicator extends AbstractHealthIndicator {
 
-	private final OutboxOperations operations;
+	private final OutboxMonitoring monitoring;
 
 	private final Duration maxOldestPendingAge;
 
@@ -34,15 +34,15 @@ class OutboxHealthIndicator extends AbstractHealthIndicator {
 
 	/**
 	 * Creates the indicator.
-	 * @param operations the running outbox
+	 * @param monitoring what is pending or DEAD and why
 	 * @param maxOldestPendingAge longest wait of the oldest pending event before DOWN
 	 * @param maxTimeSinceRelayRun longest time without a relay run before DOWN
 	 * @param maxDeadEvents most DEAD events before DOWN, or {@code null} for no limit
 	 */
-	OutboxHealthIndicator(OutboxOperations operations, Duration maxOldestPendingAge, Duration maxTimeSinceRelayRun,
+	OutboxHealthIndicator(OutboxMonitoring monitoring, Duration maxOldestPendingAge, Duration maxTimeSinceRelayRun,
 			@Nullable Long maxDeadEvents) {
 		super("Outbox health check failed");
-		this.operations = operations;
+		this.monitoring = monitoring;
 		this.maxOldestPendingAge = maxOldestPendingAge;
 		this.maxTimeSinceRelayRun = maxTimeSinceRelayRun;
 		this.maxDeadEvents = maxDeadEvents;
@@ -51,13 +51,13 @@ class OutboxHealthIndicator extends AbstractHealthIndicator {
 	@Override
 	protected void doHealthCheck(Health.Builder builder) {
 		List<String> problems = new ArrayList<>();
-		builder.withDetail("relayMode", this.operations.relayMode());
-		BacklogSnapshot backlog = this.operations.latestBacklog();
+		builder.withDetail("relayMode", this.monitoring.relayMode());
+		BacklogSnapshot backlog = this.monitoring.latestBacklog();
 		if (backlog != null) {
 			checkBacklog(backlog, builder, problems);
 		}
-		if (this.operations.relayRuns()) {
-			Instant lastRun = this.operations.lastRelayRun();
+		if (this.monitoring.relayRuns()) {
+			Instant lastRun = this.monitoring.lastRelayRun();
 			builder.withDetail("lastRelayRun", String.valueOf(lastRun));
 			Duration sinceRun = (lastRun != null) ? Duration.between(lastRun, Instant.now()) : Duration.ZERO;
 			if (sinceRun.compareTo(this.maxTimeSinceRelayRun) > 0) {
@@ -65,11 +65,11 @@ class OutboxHealthIndicator extends AbstractHealthIndicator {
 						+ ", longer than outbox.health.max-time-since-relay-run (" + this.maxTimeSinceRelayRun + ")");
 			}
 		}
-		Set<String> unavailableTransports = this.operations.unavailableTransports();
+		Set<String> unavailableTransports = this.monitoring.unavailableTransports();
 		if (!unavailableTransports.isEmpty()) {
 			builder.withDetail("unavailableTransports", unavailableTransports);
 		}
-		List<PausedDestination> pausedDestinations = this.operations.pausedDestinations();
+		List<PausedDestination> pausedDestinations = this.monitoring.pausedDestinations();
 		if (!pausedDestinations.isEmpty()) {
 			builder.withDetail("pausedDestinations", pausedDestinations);
 		}

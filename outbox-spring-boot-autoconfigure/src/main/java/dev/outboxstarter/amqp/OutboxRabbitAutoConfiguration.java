@@ -1,7 +1,7 @@
 package dev.outboxstarter.amqp;
 
 import dev.outboxstarter.core.OutboxAutoConfiguration;
-import dev.outboxstarter.operations.OutboxOperations;
+import dev.outboxstarter.operations.OutboxMonitoring;
 
 import org.springframework.amqp.core.Exchange;
 import org.springframework.amqp.core.ExchangeBuilder;
@@ -27,7 +27,7 @@ import org.springframework.util.ClassUtils;
 @AutoConfiguration(after = OutboxAutoConfiguration.class,
 		afterName = "org.springframework.boot.amqp.autoconfigure.RabbitAutoConfiguration")
 @ConditionalOnClass(RabbitTemplate.class)
-@ConditionalOnBean(OutboxOperations.class)
+@ConditionalOnBean(OutboxMonitoring.class)
 @ConditionalOnSingleCandidate(ConnectionFactory.class)
 @ConditionalOnBooleanProperty(name = "outbox.rabbit.enabled", matchIfMissing = true)
 @EnableConfigurationProperties(OutboxRabbitProperties.class)

@@ -30,7 +30,9 @@ import dev.outboxstarter.internal.delivery.RetryPolicy;
 import dev.outboxstarter.internal.housekeeping.BacklogMonitor;
 import dev.outboxstarter.internal.housekeeping.OutboxCleanup;
 import dev.outboxstarter.internal.jdbc.DatabaseVendor;
-import dev.outboxstarter.internal.operations.DefaultOutboxOperations;
+import dev.outboxstarter.internal.operations.DefaultOutboxAdministration;
+import dev.outboxstarter.internal.operations.DefaultOutboxMonitoring;
+import dev.outboxstarter.internal.operations.DefaultOutboxTesting;
 import dev.outboxstarter.internal.routing.EventRouting;
 import dev.outboxstarter.internal.routing.OutboxTransports;
 import dev.outboxstarter.internal.routing.RouteDefinition;
@@ -39,7 +41,9 @@ import dev.outboxstarter.internal.schema.OutboxSchemaInitializer;
 import dev.outboxstarter.internal.store.OutboxStatements;
 import dev.outboxstarter.internal.store.OutboxStore;
 import dev.outboxstarter.internal.store.StoredDeadEvents;
-import dev.outboxstarter.operations.OutboxOperations;
+import dev.outboxstarter.operations.OutboxAdministration;
+import dev.outboxstarter.operations.OutboxMonitoring;
+import dev.outboxstarter.operations.OutboxTesting;
 import dev.outboxstarter.spi.CommittedEventsListener;
 import dev.outboxstarter.spi.EventHeadersContributor;
 import dev.outboxstarter.spi.OutboxDeliveryListener;
@@ -216,13 +220,35 @@ public final class OutboxAutoConfiguration {
 				new OutboxTransactionManagers(beanFactory, dataSource));
 	}
 
+	/**
+	 * What is pending or DEAD and why. It and {@link #outboxTesting} read and drive this instance's
+	 * engine, which no bean of the application's can stand in for: unlike {@link #outboxAdministration},
+	 * neither backs off. The starter's other auto-configurations take it as the sign that the outbox runs.
+	 */
 	@Bean
-	OutboxOperations outboxOperations(OutboxProperties properties, OutboxStore store, OutboxTransports transports,
-			Outages outages, ObjectProvider<OutboxCapture> capture, ObjectProvider<BatchDelivery> delivery,
-			ObjectProvider<OutboxRelay> relay, ObjectProvider<FastPathDispatcher> fastPath,
+	OutboxMonitoring outboxMonitoring(OutboxProperties properties, OutboxStore store, OutboxTransports transports,
+			Outages outages, ObjectProvider<OutboxRelay> relay, ObjectProvider<FastPathDispatcher> fastPath,
 			ObjectProvider<BacklogMonitor> backlog) {
-		return new DefaultOutboxOperations(properties.getRelay().getMode().value(), store, transports, outages,
-				capture, delivery, relay, fastPath, backlog);
+		return new DefaultOutboxMonitoring(properties.getRelay().getMode().value(), store, transports, outages, relay,
+				fastPath, backlog);
+	}
+
+	/**
+	 * What an operator may do, for the endpoint. An application's own bean replaces it, as one replaces
+	 * {@link DeadEvents}: to audit or refuse discards, say.
+	 */
+	@Bean
+	@ConditionalOnMissingBean
+	OutboxAdministration outboxAdministration(OutboxStore store) {
+		return new DefaultOutboxAdministration(store);
+	}
+
+	/**
+	 * What the test kit needs.
+	 */
+	@Bean
+	OutboxTesting outboxTesting(OutboxCapture capture, BatchDelivery delivery) {
+		return new DefaultOutboxTesting(capture, delivery);
 	}
 
 	@Bean

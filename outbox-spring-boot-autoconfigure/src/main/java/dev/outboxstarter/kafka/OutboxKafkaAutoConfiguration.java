@@ -2,7 +2,7 @@ package dev.outboxstarter.kafka;
 
 import dev.outboxstarter.core.OutboxAutoConfiguration;
 import dev.outboxstarter.core.OutboxProperties;
-import dev.outboxstarter.operations.OutboxOperations;
+import dev.outboxstarter.operations.OutboxMonitoring;
 
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
@@ -18,7 +18,7 @@ import org.springframework.kafka.core.ProducerFactory;
 @AutoConfiguration(after = OutboxAutoConfiguration.class,
 		afterName = "org.springframework.boot.kafka.autoconfigure.KafkaAutoConfiguration")
 @ConditionalOnClass(KafkaTemplate.class)
-@ConditionalOnBean({ OutboxOperations.class, ProducerFactory.class })
+@ConditionalOnBean({ OutboxMonitoring.class, ProducerFactory.class })
 final class OutboxKafkaAutoConfiguration {
 
 	@Bean

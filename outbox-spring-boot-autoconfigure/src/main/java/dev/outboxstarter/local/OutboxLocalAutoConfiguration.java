@@ -2,7 +2,7 @@ package dev.outboxstarter.local;
 
 import dev.outboxstarter.core.OutboxAutoConfiguration;
 import dev.outboxstarter.core.OutboxProperties;
-import dev.outboxstarter.operations.OutboxOperations;
+import dev.outboxstarter.operations.OutboxMonitoring;
 import tools.jackson.databind.json.JsonMapper;
 
 import org.springframework.beans.factory.ObjectProvider;
@@ -18,7 +18,7 @@ import org.springframework.transaction.PlatformTransactionManager;
  */
 @AutoConfiguration(after = OutboxAutoConfiguration.class)
 @ConditionalOnClass(JsonMapper.class)
-@ConditionalOnBean(OutboxOperations.class)
+@ConditionalOnBean(OutboxMonitoring.class)
 final class OutboxLocalAutoConfiguration {
 
 	@Bean

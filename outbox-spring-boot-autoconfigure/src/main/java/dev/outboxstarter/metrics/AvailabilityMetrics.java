@@ -1,6 +1,6 @@
 package dev.outboxstarter.metrics;
 
-import dev.outboxstarter.operations.OutboxOperations;
+import dev.outboxstarter.operations.OutboxMonitoring;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.binder.MeterBinder;
@@ -12,20 +12,20 @@ import io.micrometer.core.instrument.binder.MeterBinder;
  */
 class AvailabilityMetrics implements MeterBinder {
 
-	private final OutboxOperations operations;
+	private final OutboxMonitoring monitoring;
 
-	AvailabilityMetrics(OutboxOperations operations) {
-		this.operations = operations;
+	AvailabilityMetrics(OutboxMonitoring monitoring) {
+		this.monitoring = monitoring;
 	}
 
 	@Override
 	public void bindTo(MeterRegistry registry) {
-		Gauge.builder("outbox.transports.unavailable", this.operations,
-				(operations) -> operations.unavailableTransports().size())
+		Gauge.builder("outbox.transports.unavailable", this.monitoring,
+				(monitoring) -> monitoring.unavailableTransports().size())
 			.description("Transports this instance found unavailable that have not acknowledged a message since")
 			.register(registry);
-		Gauge.builder("outbox.destinations.paused", this.operations,
-				(operations) -> operations.pausedDestinations().size())
+		Gauge.builder("outbox.destinations.paused", this.monitoring,
+				(monitoring) -> monitoring.pausedDestinations().size())
 			.description("Destinations this instance sends nothing to for now: unavailable while their transport "
 					+ "took messages to others")
 			.register(registry);

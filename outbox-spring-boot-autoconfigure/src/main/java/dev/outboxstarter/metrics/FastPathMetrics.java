@@ -1,6 +1,6 @@
 package dev.outboxstarter.metrics;
 
-import dev.outboxstarter.operations.OutboxOperations;
+import dev.outboxstarter.operations.OutboxMonitoring;
 import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -11,21 +11,21 @@ import io.micrometer.core.instrument.binder.MeterBinder;
  */
 class FastPathMetrics implements MeterBinder {
 
-	private final OutboxOperations operations;
+	private final OutboxMonitoring monitoring;
 
-	FastPathMetrics(OutboxOperations operations) {
-		this.operations = operations;
+	FastPathMetrics(OutboxMonitoring monitoring) {
+		this.monitoring = monitoring;
 	}
 
 	@Override
 	public void bindTo(MeterRegistry registry) {
-		if (!this.operations.fastPathRuns()) {
+		if (!this.monitoring.fastPathRuns()) {
 			return;
 		}
-		Gauge.builder("outbox.fastpath.queue.size", this.operations, OutboxOperations::fastPathQueueSize)
+		Gauge.builder("outbox.fastpath.queue.size", this.monitoring, OutboxMonitoring::fastPathQueueSize)
 			.description("Committed events waiting for the fast path")
 			.register(registry);
-		FunctionCounter.builder("outbox.fastpath.overflow", this.operations, OutboxOperations::fastPathOverflowCount)
+		FunctionCounter.builder("outbox.fastpath.overflow", this.monitoring, OutboxMonitoring::fastPathOverflowCount)
 			.description("Events left to the relay because the fast-path queue was full")
 			.register(registry);
 	}

@@ -9,8 +9,8 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 
-import dev.outboxstarter.operations.OutboxOperations;
-import dev.outboxstarter.operations.OutboxOperations.BacklogSnapshot;
+import dev.outboxstarter.operations.BacklogSnapshot;
+import dev.outboxstarter.operations.OutboxMonitoring;
 import dev.outboxstarter.spi.CapturedEvent;
 import dev.outboxstarter.spi.CommittedEventsListener;
 import dev.outboxstarter.spi.DeliveryResult;
@@ -39,7 +39,7 @@ class OutboxMetrics implements CommittedEventsListener, OutboxDeliveryListener {
 
 	private final MeterRegistry registry;
 
-	private final OutboxOperations operations;
+	private final OutboxMonitoring monitoring;
 
 	private final Map<String, TransportMeters> transports = new ConcurrentHashMap<>();
 
@@ -48,24 +48,24 @@ class OutboxMetrics implements CommittedEventsListener, OutboxDeliveryListener {
 	/**
 	 * Registers the meters.
 	 * @param registry the registry
-	 * @param operations the running outbox: its transports, whose meters exist from the start, its relay
+	 * @param monitoring the running outbox: its transports, whose meters exist from the start, its relay
 	 * mode, the {@code mode} tag of the {@code outbox.relay.mode} gauge, and its backlog monitor, if it
 	 * runs one (with the log relay no row stays in the table, and the connector reports Debezium's lag)
 	 */
-	OutboxMetrics(MeterRegistry registry, OutboxOperations operations) {
+	OutboxMetrics(MeterRegistry registry, OutboxMonitoring monitoring) {
 		this.registry = registry;
-		this.operations = operations;
+		this.monitoring = monitoring;
 		Gauge.builder("outbox.relay.mode", () -> 1)
 			.description("Who publishes the captured events: always 1, with the mode as its tag")
-			.tag("mode", operations.relayMode())
+			.tag("mode", monitoring.relayMode())
 			.register(registry);
-		if (operations.latestBacklog() != null) {
-			registerBacklogGauges(registry, operations);
+		if (monitoring.latestBacklog() != null) {
+			registerBacklogGauges(registry, monitoring);
 		}
 		this.relayBatchSize = DistributionSummary.builder("outbox.relay.batch.size")
 			.description("Events claimed per relay batch that found work")
 			.register(registry);
-		operations.transports().stream().sorted().forEach(this::meters);
+		monitoring.transports().stream().sorted().forEach(this::meters);
 	}
 
 	@Override
@@ -80,7 +80,7 @@ class OutboxMetrics implements CommittedEventsListener, OutboxDeliveryListener {
 		TransportMeters meters = meters(transport);
 		meters.published.get(path).increment();
 		// created_at is on the database clock: bring the acknowledgement onto it.
-		BacklogSnapshot backlog = this.operations.latestBacklog();
+		BacklogSnapshot backlog = this.monitoring.latestBacklog();
 		Duration clockOffset = (backlog != null) ? backlog.databaseClockOffset() : Duration.ZERO;
 		Instant acknowledgedOnDatabaseClock = acknowledgedAt.plus(clockOffset);
 		Duration latency = Duration.between(message.occurredAt(), acknowledgedOnDatabaseClock);
@@ -108,21 +108,21 @@ class OutboxMetrics implements CommittedEventsListener, OutboxDeliveryListener {
 		}
 	}
 
-	private static void registerBacklogGauges(MeterRegistry registry, OutboxOperations operations) {
-		Gauge.builder("outbox.backlog.pending", operations, (outbox) -> latestBacklog(outbox).pending())
+	private static void registerBacklogGauges(MeterRegistry registry, OutboxMonitoring monitoring) {
+		Gauge.builder("outbox.backlog.pending", monitoring, (outbox) -> latestBacklog(outbox).pending())
 			.description("Pending outbox events (refreshed every outbox.backlog.refresh-interval)")
 			.register(registry);
-		TimeGauge.builder("outbox.backlog.oldest.age", operations, TimeUnit.SECONDS,
+		TimeGauge.builder("outbox.backlog.oldest.age", monitoring, TimeUnit.SECONDS,
 				(outbox) -> latestBacklog(outbox).oldestPendingAgeSeconds())
 			.description("How long the oldest pending outbox event has waited")
 			.register(registry);
-		Gauge.builder("outbox.backlog.dead", operations, (outbox) -> latestBacklog(outbox).dead())
+		Gauge.builder("outbox.backlog.dead", monitoring, (outbox) -> latestBacklog(outbox).dead())
 			.description("DEAD outbox events, waiting to be retried or discarded")
 			.register(registry);
 	}
 
-	private static BacklogSnapshot latestBacklog(OutboxOperations operations) {
-		BacklogSnapshot backlog = operations.latestBacklog();
+	private static BacklogSnapshot latestBacklog(OutboxMonitoring monitoring) {
+		BacklogSnapshot backlog = monitoring.latestBacklog();
 		Assert.state(backlog != null, "The backlog gauges are registered only when a backlog monitor runs");
 		return backlog;
 	}

@@ -1,7 +1,7 @@
 package dev.outboxstarter.metrics;
 
 import dev.outboxstarter.core.OutboxAutoConfiguration;
-import dev.outboxstarter.operations.OutboxOperations;
+import dev.outboxstarter.operations.OutboxMonitoring;
 import io.micrometer.core.instrument.MeterRegistry;
 
 import org.springframework.boot.autoconfigure.AutoConfiguration;
@@ -18,12 +18,12 @@ import org.springframework.context.annotation.Bean;
 				"org.springframework.boot.micrometer.metrics.autoconfigure.CompositeMeterRegistryAutoConfiguration",
 				"org.springframework.boot.micrometer.metrics.autoconfigure.export.simple.SimpleMetricsExportAutoConfiguration" })
 @ConditionalOnClass(MeterRegistry.class)
-@ConditionalOnBean({ MeterRegistry.class, OutboxOperations.class })
+@ConditionalOnBean({ MeterRegistry.class, OutboxMonitoring.class })
 final class OutboxMetricsAutoConfiguration {
 
 	@Bean
-	OutboxMetrics outboxMetrics(MeterRegistry registry, OutboxOperations operations) {
-		return new OutboxMetrics(registry, operations);
+	OutboxMetrics outboxMetrics(MeterRegistry registry, OutboxMonitoring monitoring) {
+		return new OutboxMetrics(registry, monitoring);
 	}
 
 	@Bean
@@ -33,18 +33,18 @@ final class OutboxMetricsAutoConfiguration {
 	}
 
 	@Bean
-	FastPathMetrics outboxFastPathMetrics(OutboxOperations operations) {
-		return new FastPathMetrics(operations);
+	FastPathMetrics outboxFastPathMetrics(OutboxMonitoring monitoring) {
+		return new FastPathMetrics(monitoring);
 	}
 
 	@Bean
-	RelayMetrics outboxRelayMetrics(OutboxOperations operations) {
-		return new RelayMetrics(operations);
+	RelayMetrics outboxRelayMetrics(OutboxMonitoring monitoring) {
+		return new RelayMetrics(monitoring);
 	}
 
 	@Bean
-	AvailabilityMetrics outboxAvailabilityMetrics(OutboxOperations operations) {
-		return new AvailabilityMetrics(operations);
+	AvailabilityMetrics outboxAvailabilityMetrics(OutboxMonitoring monitoring) {
+		return new AvailabilityMetrics(monitoring);
 	}
 
 }

@@ -5,7 +5,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.concurrent.TimeUnit;
 
-import dev.outboxstarter.operations.OutboxOperations;
+import dev.outboxstarter.operations.OutboxMonitoring;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.TimeGauge;
 import io.micrometer.core.instrument.binder.MeterBinder;
@@ -17,22 +17,22 @@ import io.micrometer.core.instrument.binder.MeterBinder;
  */
 class RelayMetrics implements MeterBinder {
 
-	private final OutboxOperations operations;
+	private final OutboxMonitoring monitoring;
 
 	private final Clock clock;
 
-	RelayMetrics(OutboxOperations operations) {
-		this(operations, Clock.systemUTC());
+	RelayMetrics(OutboxMonitoring monitoring) {
+		this(monitoring, Clock.systemUTC());
 	}
 
-	RelayMetrics(OutboxOperations operations, Clock clock) {
-		this.operations = operations;
+	RelayMetrics(OutboxMonitoring monitoring, Clock clock) {
+		this.monitoring = monitoring;
 		this.clock = clock;
 	}
 
 	@Override
 	public void bindTo(MeterRegistry registry) {
-		if (!this.operations.relayRuns()) {
+		if (!this.monitoring.relayRuns()) {
 			return;
 		}
 		TimeGauge.builder("outbox.relay.last.run.age", this, TimeUnit.SECONDS, RelayMetrics::secondsSinceLastRun)
@@ -41,7 +41,7 @@ class RelayMetrics implements MeterBinder {
 	}
 
 	private double secondsSinceLastRun() {
-		Instant lastRun = this.operations.lastRelayRun();
+		Instant lastRun = this.monitoring.lastRelayRun();
 		if (lastRun == null) {
 			return Double.NaN;
 		}

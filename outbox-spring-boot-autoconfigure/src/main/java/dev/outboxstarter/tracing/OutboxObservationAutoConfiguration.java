@@ -1,7 +1,7 @@
 package dev.outboxstarter.tracing;
 
 import dev.outboxstarter.core.OutboxAutoConfiguration;
-import dev.outboxstarter.operations.OutboxOperations;
+import dev.outboxstarter.operations.OutboxMonitoring;
 import dev.outboxstarter.spi.OutboxTransportDecorator;
 import io.micrometer.observation.ObservationRegistry;
 import io.micrometer.tracing.Tracer;
@@ -22,7 +22,7 @@ import org.springframework.context.annotation.Configuration;
 		afterName = { "org.springframework.boot.micrometer.observation.autoconfigure.ObservationAutoConfiguration",
 				"org.springframework.boot.micrometer.tracing.autoconfigure.MicrometerTracingAutoConfiguration" })
 @ConditionalOnClass(ObservationRegistry.class)
-@ConditionalOnBean({ ObservationRegistry.class, OutboxOperations.class })
+@ConditionalOnBean({ ObservationRegistry.class, OutboxMonitoring.class })
 final class OutboxObservationAutoConfiguration {
 
 	@Bean

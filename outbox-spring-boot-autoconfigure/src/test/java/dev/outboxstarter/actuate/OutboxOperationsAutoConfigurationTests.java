@@ -3,7 +3,9 @@ package dev.outboxstarter.actuate;
 import java.util.UUID;
 
 import dev.outboxstarter.core.OutboxAutoConfiguration;
-import dev.outboxstarter.operations.OutboxOperations;
+import dev.outboxstarter.operations.OutboxAdministration;
+import dev.outboxstarter.operations.OutboxMonitoring;
+import dev.outboxstarter.operations.OutboxTesting;
 import dev.outboxstarter.testsupport.StarterAutoConfigurations;
 import io.micrometer.core.instrument.MeterRegistry;
 import org.junit.jupiter.api.Test;
@@ -22,9 +24,9 @@ import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * When the operations side is there: meters with a meter registry, the health indicator unless it is
- * disabled, the endpoint only when it is available like any actuator endpoint, and no backlog queries
- * when nothing could read them.
+ * When the operations side is there: each role of the operations view a bean of its own, meters with a
+ * meter registry, the health indicator unless it is disabled, the endpoint only when it is available
+ * like any actuator endpoint, and no backlog queries when nothing could read them.
  */
 class OutboxOperationsAutoConfigurationTests {
 
@@ -42,7 +44,7 @@ class OutboxOperationsAutoConfigurationTests {
 			assertThat(context).hasBean("outboxHealthIndicator")
 				.hasSingleBean(OutboxHealthIndicator.class)
 				.doesNotHaveBean(OutboxEndpoint.class);
-			assertThat(context.getBean(OutboxOperations.class).latestBacklog()).isNotNull();
+			assertThat(context.getBean(OutboxMonitoring.class).latestBacklog()).isNotNull();
 			MeterRegistry registry = context.getBean(MeterRegistry.class);
 			assertThat(registry.find("outbox.relay.mode").gauge()).isNotNull();
 			assertThat(registry.find("outbox.backlog.pending").gauge()).isNotNull();
@@ -56,6 +58,20 @@ class OutboxOperationsAutoConfigurationTests {
 			.withPropertyValues("management.endpoints.web.exposure.include=outbox",
 					"management.endpoint.outbox.access=NONE")
 			.run((context) -> assertThat(context).doesNotHaveBean(OutboxEndpoint.class));
+	}
+
+	@Test
+	void eachRoleIsABeanOfItsOwnAndTheApplicationsAdministrationReplacesTheStartersForTheEndpoint() {
+		this.runner.run((context) -> assertThat(context).hasSingleBean(OutboxMonitoring.class)
+			.hasSingleBean(OutboxAdministration.class)
+			.hasSingleBean(OutboxTesting.class));
+		OutboxAdministration discardsAnything = (id) -> true;
+		this.runner.withBean(OutboxAdministration.class, () -> discardsAnything)
+			.withPropertyValues("management.endpoints.web.exposure.include=outbox")
+			.run((context) -> {
+				assertThat(context).getBean(OutboxAdministration.class).isSameAs(discardsAnything);
+				assertThat(context.getBean(OutboxEndpoint.class).discard(UUID.randomUUID()).events()).isOne();
+			});
 	}
 
 	@Test
@@ -93,7 +109,7 @@ class OutboxOperationsAutoConfigurationTests {
 			.withClassLoader(new FilteredClassLoader("io.micrometer.core", "org.springframework.boot.health.contributor"))
 			.run((context) -> {
 				assertThat(context).hasNotFailed().doesNotHaveBean("outboxMetrics");
-				assertThat(context.getBean(OutboxOperations.class).latestBacklog()).isNull();
+				assertThat(context.getBean(OutboxMonitoring.class).latestBacklog()).isNull();
 			});
 	}
 

@@ -6,7 +6,7 @@ import java.util.UUID;
 import dev.outboxstarter.Outbox;
 import dev.outboxstarter.it.KeyedSteps.Step;
 import dev.outboxstarter.it.orders.OrdersTestApplication;
-import dev.outboxstarter.operations.OutboxOperations;
+import dev.outboxstarter.operations.OutboxMonitoring;
 import dev.outboxstarter.testsupport.TestDatabase;
 import org.junit.jupiter.api.Test;
 
@@ -50,7 +50,7 @@ class FastPathOverflowIntegrationTests {
 	private PublishedEvents published;
 
 	@Autowired
-	private OutboxOperations operations;
+	private OutboxMonitoring monitoring;
 
 	@DynamicPropertySource
 	static void services(DynamicPropertyRegistry registry) {
@@ -60,7 +60,7 @@ class FastPathOverflowIntegrationTests {
 	@Test
 	void eventsBeyondAFullFastPathQueueArePublishedByTheRelay() {
 		String key = "overflow-" + UUID.randomUUID();
-		long overflowBefore = this.operations.fastPathOverflowCount();
+		long overflowBefore = this.monitoring.fastPathOverflowCount();
 		this.transactions.executeWithoutResult((status) -> {
 			for (int i = 1; i <= 50; i++) {
 				this.outbox.publish(new Step(key + "-" + (i % 10), i, false));
@@ -68,7 +68,7 @@ class FastPathOverflowIntegrationTests {
 		});
 
 		// The worker may take a few ids while the 50 are offered; the rest overflow.
-		long overflowed = this.operations.fastPathOverflowCount() - overflowBefore;
+		long overflowed = this.monitoring.fastPathOverflowCount() - overflowBefore;
 		assertThat(overflowed).isGreaterThanOrEqualTo(30);
 		await().atMost(Duration.ofSeconds(15))
 			.until(() -> this.steps.handled.stream().filter((label) -> label.startsWith(key)).count() == 50);

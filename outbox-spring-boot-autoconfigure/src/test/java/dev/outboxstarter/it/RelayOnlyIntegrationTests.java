@@ -10,7 +10,7 @@ import dev.outboxstarter.OutboxHeaders;
 import dev.outboxstarter.it.orders.OrderPlaced;
 import dev.outboxstarter.it.orders.OrderService;
 import dev.outboxstarter.it.orders.OrdersTestApplication;
-import dev.outboxstarter.operations.OutboxOperations;
+import dev.outboxstarter.operations.OutboxMonitoring;
 import dev.outboxstarter.testsupport.TestDatabase;
 import dev.outboxstarter.testsupport.TestKafka;
 import dev.outboxstarter.testsupport.TopicRecorder;
@@ -53,7 +53,7 @@ class RelayOnlyIntegrationTests {
 	private PublishedEvents published;
 
 	@Autowired
-	private OutboxOperations operations;
+	private OutboxMonitoring monitoring;
 
 	@DynamicPropertySource
 	static void services(DynamicPropertyRegistry registry) {
@@ -63,7 +63,7 @@ class RelayOnlyIntegrationTests {
 
 	@Test
 	void relayAlonePublishesEveryCommittedEventWhenTheFastPathIsOff() {
-		assertThat(this.operations.fastPathRuns()).isFalse();
+		assertThat(this.monitoring.fastPathRuns()).isFalse();
 		String prefix = "relay-" + UUID.randomUUID();
 		for (int i = 0; i < 10; i++) {
 			this.orders.place(prefix + "-" + i, new OrderPlaced(prefix + "-" + i, 1), new OrderPlaced(prefix + "-" + i, 2));

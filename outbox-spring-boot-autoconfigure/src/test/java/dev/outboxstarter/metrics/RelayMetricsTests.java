@@ -4,7 +4,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 
-import dev.outboxstarter.operations.OutboxOperations;
+import dev.outboxstarter.operations.OutboxMonitoring;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import org.jspecify.annotations.Nullable;
@@ -36,18 +36,18 @@ class RelayMetricsTests {
 
 	@Test
 	void anInstanceWithoutARelayHasNoAge() {
-		OutboxOperations operations = mock(OutboxOperations.class);
+		OutboxMonitoring monitoring = mock(OutboxMonitoring.class);
 		MeterRegistry registry = new SimpleMeterRegistry();
-		new RelayMetrics(operations).bindTo(registry);
+		new RelayMetrics(monitoring).bindTo(registry);
 		assertThat(registry.find("outbox.relay.last.run.age").timeGauge()).isNull();
 	}
 
 	private double age(@Nullable Instant lastRun, Clock clock) {
-		OutboxOperations operations = mock(OutboxOperations.class);
-		given(operations.relayRuns()).willReturn(true);
-		given(operations.lastRelayRun()).willReturn(lastRun);
+		OutboxMonitoring monitoring = mock(OutboxMonitoring.class);
+		given(monitoring.relayRuns()).willReturn(true);
+		given(monitoring.lastRelayRun()).willReturn(lastRun);
 		MeterRegistry registry = new SimpleMeterRegistry();
-		new RelayMetrics(operations, clock).bindTo(registry);
+		new RelayMetrics(monitoring, clock).bindTo(registry);
 		return registry.get("outbox.relay.last.run.age").timeGauge().value();
 	}
 

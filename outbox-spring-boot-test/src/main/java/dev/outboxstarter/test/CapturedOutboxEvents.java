@@ -4,7 +4,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 
-import dev.outboxstarter.operations.OutboxOperations;
+import dev.outboxstarter.operations.OutboxTesting;
 import dev.outboxstarter.spi.CapturedEvent;
 import tools.jackson.databind.json.JsonMapper;
 
@@ -28,14 +28,14 @@ import org.springframework.beans.factory.ObjectProvider;
 public class CapturedOutboxEvents extends RecordedOutboxEvents {
 
 	/** Looked up when read: the capture is told the committed events through this view's listener. */
-	private final ObjectProvider<OutboxOperations> operations;
+	private final ObjectProvider<OutboxTesting> testing;
 
 	private final JsonMapper json;
 
 	private final List<CapturedEvent> committed = new CopyOnWriteArrayList<>();
 
-	CapturedOutboxEvents(ObjectProvider<OutboxOperations> operations, JsonMapper json) {
-		this.operations = operations;
+	CapturedOutboxEvents(ObjectProvider<OutboxTesting> testing, JsonMapper json) {
+		this.testing = testing;
 		this.json = json;
 	}
 
@@ -43,7 +43,7 @@ public class CapturedOutboxEvents extends RecordedOutboxEvents {
 	public List<RecordedOutboxEvent> all() {
 		List<RecordedOutboxEvent> events = new ArrayList<>();
 		this.committed.forEach((event) -> events.add(RecordedOutboxEvent.captured(event, this.json)));
-		this.operations.getObject().flushAndListCaptured()
+		this.testing.getObject().flushAndListCaptured()
 			.forEach((event) -> events.add(RecordedOutboxEvent.captured(event, this.json)));
 		return events;
 	}

@@ -3,7 +3,8 @@ package dev.outboxstarter.test;
 import java.util.List;
 
 import dev.outboxstarter.core.OutboxAutoConfiguration;
-import dev.outboxstarter.operations.OutboxOperations;
+import dev.outboxstarter.operations.OutboxMonitoring;
+import dev.outboxstarter.operations.OutboxTesting;
 import dev.outboxstarter.spi.CommittedEventsListener;
 import tools.jackson.databind.json.JsonMapper;
 
@@ -27,14 +28,13 @@ import org.springframework.core.type.AnnotationMetadata;
  * for each transport named by {@code outbox.test.recorded-transports}.
  */
 @AutoConfiguration(after = OutboxAutoConfiguration.class)
-@ConditionalOnBean(OutboxOperations.class)
+@ConditionalOnBean({ OutboxMonitoring.class, OutboxTesting.class })
 @Import(OutboxTestAutoConfiguration.RecordingTransportsRegistrar.class)
 public final class OutboxTestAutoConfiguration {
 
 	@Bean
-	CapturedOutboxEvents capturedOutboxEvents(ObjectProvider<OutboxOperations> operations,
-			ObjectProvider<JsonMapper> json) {
-		return new CapturedOutboxEvents(operations, json.getIfAvailable(JsonMapper::new));
+	CapturedOutboxEvents capturedOutboxEvents(ObjectProvider<OutboxTesting> testing, ObjectProvider<JsonMapper> json) {
+		return new CapturedOutboxEvents(testing, json.getIfAvailable(JsonMapper::new));
 	}
 
 	@Bean
@@ -48,8 +48,8 @@ public final class OutboxTestAutoConfiguration {
 	}
 
 	@Bean
-	TestOutboxRelay testOutboxRelay(OutboxOperations operations) {
-		return new TestOutboxRelay(operations);
+	TestOutboxRelay testOutboxRelay(OutboxMonitoring monitoring, OutboxTesting testing) {
+		return new TestOutboxRelay(monitoring, testing);
 	}
 
 	/**

@@ -3,7 +3,8 @@ package dev.outboxstarter.test;
 import java.time.Duration;
 
 import dev.outboxstarter.operations.EventStatus;
-import dev.outboxstarter.operations.OutboxOperations;
+import dev.outboxstarter.operations.OutboxMonitoring;
+import dev.outboxstarter.operations.OutboxTesting;
 import org.awaitility.Awaitility;
 import org.awaitility.core.ConditionTimeoutException;
 
@@ -19,10 +20,13 @@ public class TestOutboxRelay {
 	/** Long enough for a busy build machine, short enough that a stuck event fails the test soon. */
 	private static final Duration TIMEOUT = Duration.ofSeconds(10);
 
-	private final OutboxOperations operations;
+	private final OutboxMonitoring monitoring;
 
-	TestOutboxRelay(OutboxOperations operations) {
-		this.operations = operations;
+	private final OutboxTesting testing;
+
+	TestOutboxRelay(OutboxMonitoring monitoring, OutboxTesting testing) {
+		this.monitoring = monitoring;
+		this.testing = testing;
 	}
 
 	/**
@@ -43,17 +47,17 @@ public class TestOutboxRelay {
 				.atMost(TIMEOUT)
 				.pollDelay(Duration.ZERO)
 				.pollInterval(Duration.ofMillis(10))
-				.until(() -> this.operations.publishDue() >= 0 && pending() == 0);
+				.until(() -> this.testing.publishDue() >= 0 && pending() == 0);
 		}
 		catch (ConditionTimeoutException ex) {
 			throw new AssertionError(pending() + " outbox events are still pending after " + TIMEOUT.toSeconds()
-					+ " seconds, e.g. " + this.operations.list(EventStatus.PENDING, 0, 5, false)
+					+ " seconds, e.g. " + this.monitoring.list(EventStatus.PENDING, 0, 5, false)
 					+ ": their transport fails or does not acknowledge them (see last_error)");
 		}
 	}
 
 	private long pending() {
-		return this.operations.countByStatus()
+		return this.monitoring.countByStatus()
 			.stream()
 			.filter((count) -> count.status() == EventStatus.PENDING)
 			.mapToLong((count) -> count.events())

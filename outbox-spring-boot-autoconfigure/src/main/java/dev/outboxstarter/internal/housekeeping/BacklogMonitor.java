@@ -6,7 +6,7 @@ import java.util.function.Supplier;
 
 import dev.outboxstarter.internal.store.OutboxStore;
 import dev.outboxstarter.operations.BacklogReading;
-import dev.outboxstarter.operations.OutboxOperations.BacklogSnapshot;
+import dev.outboxstarter.operations.BacklogSnapshot;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;

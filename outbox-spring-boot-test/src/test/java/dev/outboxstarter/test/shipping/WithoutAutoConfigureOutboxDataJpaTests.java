@@ -1,7 +1,7 @@
 package dev.outboxstarter.test.shipping;
 
 import dev.outboxstarter.Outbox;
-import dev.outboxstarter.operations.OutboxOperations;
+import dev.outboxstarter.operations.OutboxMonitoring;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.beans.factory.annotation.Autowired;
@@ -33,7 +33,7 @@ class WithoutAutoConfigureOutboxDataJpaTests {
 
 		assertThat(events.stream(ShipmentDispatched.class))
 			.containsExactly(new ShipmentDispatched(shipment.getId(), "1 Main Street"));
-		assertThat(this.context.getBeanProvider(OutboxOperations.class).getIfAvailable()).isNull();
+		assertThat(this.context.getBeanProvider(OutboxMonitoring.class).getIfAvailable()).isNull();
 		assertThat(this.context.getBeanProvider(Outbox.class).getIfAvailable()).isNull();
 	}
 

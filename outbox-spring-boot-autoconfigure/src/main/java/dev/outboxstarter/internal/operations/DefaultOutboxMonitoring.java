@@ -4,11 +4,8 @@ import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
-import java.util.UUID;
 import java.util.function.Supplier;
 
-import dev.outboxstarter.internal.capture.OutboxCapture;
-import dev.outboxstarter.internal.delivery.BatchDelivery;
 import dev.outboxstarter.internal.delivery.FastPathDispatcher;
 import dev.outboxstarter.internal.delivery.Outages;
 import dev.outboxstarter.internal.delivery.OutboxRelay;
@@ -16,28 +13,23 @@ import dev.outboxstarter.internal.housekeeping.BacklogMonitor;
 import dev.outboxstarter.internal.routing.OutboxTransports;
 import dev.outboxstarter.internal.store.OutboxStore;
 import dev.outboxstarter.operations.BacklogReading;
+import dev.outboxstarter.operations.BacklogSnapshot;
 import dev.outboxstarter.operations.EventCount;
 import dev.outboxstarter.operations.EventStatus;
-import dev.outboxstarter.operations.OutboxOperations;
+import dev.outboxstarter.operations.OutboxMonitoring;
 import dev.outboxstarter.operations.PausedDestination;
 import dev.outboxstarter.operations.StoredEvent;
-import dev.outboxstarter.spi.CapturedEvent;
-import dev.outboxstarter.spi.DeliveryResult;
-import dev.outboxstarter.spi.PublishPath;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.util.function.SingletonSupplier;
 
 /**
- * {@link OutboxOperations} over the engine's parts, each looked up once at its first use: the
- * delivery's listeners (the metrics) read this view, so it cannot need the delivery when it is built.
- * A part this instance does not run (the relay, the fast path, the backlog monitor) is empty.
+ * {@link OutboxMonitoring} over the engine's parts. The relay, the fast path and the backlog monitor
+ * are looked up once, at their first use: the delivery's listeners (the metrics) read this view, so it
+ * cannot need what needs the delivery when it is built. A part this instance does not run is empty.
  */
-public final class DefaultOutboxOperations implements OutboxOperations {
-
-	/** The relay's batch size for {@link #publishDue()}, which runs rarely and from the caller's thread. */
-	private static final int PUBLISH_DUE_BATCH_SIZE = 100;
+public final class DefaultOutboxMonitoring implements OutboxMonitoring {
 
 	private final String relayMode;
 
@@ -47,26 +39,19 @@ public final class DefaultOutboxOperations implements OutboxOperations {
 
 	private final Outages outages;
 
-	private final Supplier<OutboxCapture> capture;
-
-	private final Supplier<BatchDelivery> delivery;
-
 	private final Supplier<Optional<OutboxRelay>> relay;
 
 	private final Supplier<Optional<FastPathDispatcher>> fastPath;
 
 	private final Supplier<Optional<BacklogMonitor>> backlog;
 
-	public DefaultOutboxOperations(String relayMode, OutboxStore store, OutboxTransports transports, Outages outages,
-			ObjectProvider<OutboxCapture> capture, ObjectProvider<BatchDelivery> delivery,
+	public DefaultOutboxMonitoring(String relayMode, OutboxStore store, OutboxTransports transports, Outages outages,
 			ObjectProvider<OutboxRelay> relay, ObjectProvider<FastPathDispatcher> fastPath,
 			ObjectProvider<BacklogMonitor> backlog) {
 		this.relayMode = relayMode;
 		this.store = store;
 		this.transports = transports;
 		this.outages = outages;
-		this.capture = SingletonSupplier.of(capture::getObject);
-		this.delivery = SingletonSupplier.of(delivery::getObject);
 		this.relay = SingletonSupplier.of(() -> Optional.ofNullable(relay.getIfAvailable()));
 		this.fastPath = SingletonSupplier.of(() -> Optional.ofNullable(fastPath.getIfAvailable()));
 		this.backlog = SingletonSupplier.of(() -> Optional.ofNullable(backlog.getIfAvailable()));
@@ -105,11 +90,6 @@ public final class DefaultOutboxOperations implements OutboxOperations {
 	}
 
 	@Override
-	public boolean discard(UUID id) {
-		return this.store.discard(id);
-	}
-
-	@Override
 	public Set<String> unavailableTransports() {
 		return this.outages.unavailableTransports();
 	}
@@ -142,24 +122,6 @@ public final class DefaultOutboxOperations implements OutboxOperations {
 	@Override
 	public long fastPathOverflowCount() {
 		return this.fastPath.get().map(FastPathDispatcher::overflowCount).orElse(0L);
-	}
-
-	@Override
-	public int publishDue() {
-		BatchDelivery delivery = this.delivery.get();
-		int published = 0;
-		DeliveryResult result;
-		do {
-			result = delivery.deliver(PublishPath.RELAY, (store) -> store.claimDue(PUBLISH_DUE_BATCH_SIZE, 0));
-			published += result.published();
-		}
-		while (result.published() > 0);
-		return published;
-	}
-
-	@Override
-	public List<CapturedEvent> flushAndListCaptured() {
-		return this.capture.get().flushAndListCaptured();
 	}
 
 }

@@ -1,20 +1,20 @@
 package dev.outboxstarter.operations;
 
-import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Set;
-import java.util.UUID;
 
-import dev.outboxstarter.spi.CapturedEvent;
 import org.jspecify.annotations.Nullable;
 
 /**
- * The running outbox as operations see it: the backlog, the rows by status, what this instance found
- * unavailable, its relay and fast path, and the few actions an operator or a test takes. The actuator
- * endpoint and health indicator, the metrics and the test kit read the engine through it alone.
+ * What is pending or DEAD in the outbox, and why: the backlog, the rows by status, what this instance
+ * found unavailable, and its relay and fast path. It reads and changes nothing; what an operator may
+ * do is {@link OutboxAdministration}'s, and what a test needs {@link OutboxTesting}'s. The actuator
+ * endpoint and health indicator, the metrics and the test kit read the engine through it.
+ *
+ * @since 0.1.0
  */
-public interface OutboxOperations {
+public interface OutboxMonitoring {
 
 	/**
 	 * Who publishes the captured events.
@@ -59,13 +59,6 @@ public interface OutboxOperations {
 	List<StoredEvent> list(EventStatus status, int offset, int limit, boolean withValues);
 
 	/**
-	 * Deletes one pending or DEAD row: its event is never published.
-	 * @param id the row id
-	 * @return whether such a row existed
-	 */
-	boolean discard(UUID id);
-
-	/**
 	 * The transports this instance found unavailable and has not seen take a message since.
 	 * @return their names, sorted
 	 */
@@ -106,56 +99,5 @@ public interface OutboxOperations {
 	 * @return the number, 0 when the fast path does not run
 	 */
 	long fastPathOverflowCount();
-
-	/**
-	 * Publishes the due pending events now, as the relay does, one batch after another until a batch
-	 * publishes nothing; also when the relay does not run.
-	 * @return the events published
-	 */
-	int publishDue();
-
-	/**
-	 * The events the current transaction has captured so far, after flushing it so that the events of
-	 * aggregates changed since its last flush are among them.
-	 * @return the events, in capture order; empty outside a transaction
-	 */
-	List<CapturedEvent> flushAndListCaptured();
-
-	/**
-	 * What the backlog monitor knows.
-	 *
-	 * @param reading the latest successful reading, or {@code null} before the first
-	 * @param readAt when it was taken, on this application's clock
-	 * @param error why the latest attempt failed, or {@code null} when it succeeded
-	 * @param databaseClockOffset how far the database clock is ahead of this application's
-	 */
-	record BacklogSnapshot(@Nullable BacklogReading reading, @Nullable Instant readAt, @Nullable String error,
-			Duration databaseClockOffset) {
-
-		/**
-		 * Pending rows.
-		 * @return the count, or NaN before the first reading
-		 */
-		public double pending() {
-			return (this.reading != null) ? this.reading.pending() : Double.NaN;
-		}
-
-		/**
-		 * DEAD rows.
-		 * @return the count, or NaN before the first reading
-		 */
-		public double dead() {
-			return (this.reading != null) ? this.reading.dead() : Double.NaN;
-		}
-
-		/**
-		 * The age of the oldest pending row.
-		 * @return the age in seconds, or NaN before the first reading
-		 */
-		public double oldestPendingAgeSeconds() {
-			return (this.reading != null) ? this.reading.oldestPendingAge().toMillis() / 1000.0 : Double.NaN;
-		}
-
-	}
 
 }
