@@ -8,6 +8,7 @@ import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.boot.health.autoconfigure.contributor.ConditionalOnEnabledHealthIndicator;
 import org.springframework.boot.health.contributor.HealthIndicator;
 import org.springframework.context.annotation.Bean;
@@ -20,12 +21,14 @@ import org.springframework.context.annotation.Bean;
 @ConditionalOnClass(HealthIndicator.class)
 @ConditionalOnBean(OutboxMonitoring.class)
 @ConditionalOnEnabledHealthIndicator("outbox")
+@EnableConfigurationProperties(OutboxHealthProperties.class)
 final class OutboxHealthContributorAutoConfiguration {
 
 	@Bean
 	@ConditionalOnMissingBean(name = "outboxHealthIndicator")
-	OutboxHealthIndicator outboxHealthIndicator(OutboxMonitoring monitoring, OutboxProperties properties) {
-		OutboxProperties.Health health = properties.getHealth();
+	OutboxHealthIndicator outboxHealthIndicator(OutboxMonitoring monitoring, OutboxHealthProperties health,
+			OutboxProperties properties) {
+		health.checkLongerThanRelayPollInterval(properties.getRelay().getPollInterval());
 		return new OutboxHealthIndicator(monitoring, health.getMaxOldestPendingAge(), health.getMaxTimeSinceRelayRun(),
 				health.getMaxDeadEvents());
 	}

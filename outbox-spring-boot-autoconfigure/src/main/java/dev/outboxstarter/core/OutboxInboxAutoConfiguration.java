@@ -5,7 +5,7 @@ import javax.sql.DataSource;
 import dev.outboxstarter.IdempotentConsumer;
 import dev.outboxstarter.Inbox;
 import dev.outboxstarter.OutboxConfigurationException;
-import dev.outboxstarter.core.OutboxProperties.Inbox.MissingMessageId;
+import dev.outboxstarter.core.OutboxInboxProperties.MissingMessageId;
 import dev.outboxstarter.internal.housekeeping.InboxCleanup;
 import dev.outboxstarter.internal.inbox.IdempotentConsumerInterceptor;
 import dev.outboxstarter.internal.inbox.IdempotentConsumerMethods;
@@ -26,6 +26,7 @@ import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.boot.task.SimpleAsyncTaskSchedulerBuilder;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
@@ -44,6 +45,7 @@ import org.springframework.transaction.PlatformTransactionManager;
 				"org.springframework.boot.hibernate.autoconfigure.HibernateJpaAutoConfiguration" })
 @ConditionalOnClass(Message.class)
 @ConditionalOnBean(OutboxStore.class)
+@EnableConfigurationProperties(OutboxInboxProperties.class)
 final class OutboxInboxAutoConfiguration {
 
 	@Bean
@@ -56,23 +58,24 @@ final class OutboxInboxAutoConfiguration {
 	static class InboxConfiguration {
 
 		@Bean
-		InboxStore outboxInboxStore(DataSource dataSource, OutboxStore outboxStore, OutboxProperties properties) {
+		InboxStore outboxInboxStore(DataSource dataSource, OutboxStore outboxStore,
+				OutboxInboxProperties inboxProperties) {
 			return new InboxStore(dataSource,
-					InboxStatements.load(outboxStore.vendor(), properties.getInbox().getTableName()));
+					InboxStatements.load(outboxStore.vendor(), inboxProperties.getTableName()));
 		}
 
 		@Bean
 		OutboxSchemaInitializer outboxInboxSchemaInitializer(DataSource dataSource, OutboxStore store,
-				OutboxProperties properties, ResourceLoader resourceLoader) {
+				OutboxProperties properties, OutboxInboxProperties inboxProperties, ResourceLoader resourceLoader) {
 			return SchemaInitializers.forTable(properties.getSchema().getMode(), dataSource, store.vendor(),
-					store.vendor().inboxMigrationLocation(), "inbox", properties.getInbox().getTableName(),
-					resourceLoader);
+					store.vendor().inboxMigrationLocation(), "inbox", inboxProperties.getTableName(), resourceLoader);
 		}
 
 		@Bean
 		@ConditionalOnMissingBean
 		Inbox outboxInbox(InboxStore store, ObjectProvider<PlatformTransactionManager> transactionManager,
-				DataSource dataSource, OutboxProperties properties, ObjectProvider<InboxOutcomeListener> listeners) {
+				DataSource dataSource, OutboxInboxProperties inboxProperties,
+				ObjectProvider<InboxOutcomeListener> listeners) {
 			PlatformTransactionManager manager = transactionManager.getIfUnique();
 			if (manager == null) {
 				throw new OutboxConfigurationException("The inbox runs each handler in a transaction with its "
@@ -80,7 +83,7 @@ final class OutboxInboxAutoConfiguration {
 						"Add a JPA or JDBC transaction manager for the DataSource, or mark one of several @Primary");
 			}
 			return new TransactionalInbox(store, manager, dataSource,
-					properties.getInbox().getMissingMessageId() == MissingMessageId.PROCESS,
+					inboxProperties.getMissingMessageId() == MissingMessageId.PROCESS,
 					listeners.orderedStream().toList());
 		}
 
@@ -92,11 +95,10 @@ final class OutboxInboxAutoConfiguration {
 		}
 
 		@Bean
-			InboxCleanup outboxInboxCleanup(InboxStore store, DataSource dataSource, OutboxProperties properties,
+		InboxCleanup outboxInboxCleanup(InboxStore store, DataSource dataSource, OutboxInboxProperties inboxProperties,
 				ObjectProvider<SimpleAsyncTaskSchedulerBuilder> schedulers) {
-			OutboxProperties.Inbox inbox = properties.getInbox();
-			return new InboxCleanup(store, OutboxTransactions.readCommitted(dataSource), inbox.getRetention(),
-					inbox.getCleanupBatchSize(), inbox.getCleanupInterval(),
+			return new InboxCleanup(store, OutboxTransactions.readCommitted(dataSource), inboxProperties.getRetention(),
+					inboxProperties.getCleanupBatchSize(), inboxProperties.getCleanupInterval(),
 					OutboxThreads.named(schedulers, "outbox-inbox-cleanup"));
 		}
 

@@ -89,10 +89,6 @@ public class OutboxProperties {
 
 	private final Backlog backlog;
 
-	private final Health health;
-
-	private final Inbox inbox;
-
 	private final CloudEvents cloudevents;
 
 	/**
@@ -107,18 +103,13 @@ public class OutboxProperties {
 			@DefaultValue("false") boolean deadEventBlocksKey, @DefaultValue("10s") Duration publishTimeout,
 			@DefaultValue("10s") Duration shutdownTimeout, @DefaultValue FastPath fastPath, @DefaultValue Relay relay,
 			@DefaultValue Retry retry, @DefaultValue Schema schema, @DefaultValue Cleanup cleanup,
-			@DefaultValue Backlog backlog, @DefaultValue Health health, @DefaultValue Inbox inbox,
-			@DefaultValue CloudEvents cloudevents, @Nullable Map<String, Route> routes) {
-		checkTableName(tableName);
+			@DefaultValue Backlog backlog, @DefaultValue CloudEvents cloudevents, @Nullable Map<String, Route> routes) {
+		checkTableName(tableName, "outbox.table-name");
 		check(maxPayloadSize.toBytes() > 0, "outbox.max-payload-size", maxPayloadSize, "it must be positive, e.g. 1MB");
 		check(StringUtils.hasText(defaultTransport), "outbox.default-transport", defaultTransport,
 				"it must name a transport, e.g. kafka");
 		checkPositive(publishTimeout, "outbox.publish-timeout");
 		checkPositive(shutdownTimeout, "outbox.shutdown-timeout");
-		check(health.getMaxTimeSinceRelayRun().compareTo(relay.getPollInterval()) > 0,
-				"outbox.health.max-time-since-relay-run", health.getMaxTimeSinceRelayRun(),
-				"it must be longer than outbox.relay.poll-interval (" + format(relay.getPollInterval())
-						+ "), or the health indicator is DOWN between two polls");
 		this.enabled = enabled;
 		this.tableName = tableName;
 		this.maxPayloadSize = maxPayloadSize;
@@ -134,18 +125,16 @@ public class OutboxProperties {
 		this.schema = schema;
 		this.cleanup = cleanup;
 		this.backlog = backlog;
-		this.health = health;
-		this.inbox = inbox;
 		this.cloudevents = cloudevents;
 		this.routes = (routes != null) ? Map.copyOf(routes) : Map.of();
 	}
 
-	private static void checkTableName(String tableName) {
+	static void checkTableName(String tableName, String property) {
 		try {
 			TableName.check(tableName);
 		}
 		catch (IllegalArgumentException ex) {
-			throw new IllegalArgumentException("outbox.table-name: " + ex.getMessage());
+			throw new IllegalArgumentException(property + ": " + ex.getMessage());
 		}
 	}
 
@@ -252,14 +241,6 @@ public class OutboxProperties {
 
 	public Backlog getBacklog() {
 		return this.backlog;
-	}
-
-	public Health getHealth() {
-		return this.health;
-	}
-
-	public Inbox getInbox() {
-		return this.inbox;
 	}
 
 	public CloudEvents getCloudevents() {
@@ -590,149 +571,6 @@ public class OutboxProperties {
 
 		public Duration getRefreshInterval() {
 			return this.refreshInterval;
-		}
-
-	}
-
-	/**
-	 * The 'outbox' health indicator's thresholds.
-	 */
-	public static class Health {
-
-		/**
-		 * Longest the oldest pending event may wait before the outbox is DOWN.
-		 */
-		private final Duration maxOldestPendingAge;
-
-		/**
-		 * Longest this instance's relay may go without completing a poll before the outbox is DOWN.
-		 */
-		private final Duration maxTimeSinceRelayRun;
-
-		/**
-		 * Most DEAD events before the outbox is DOWN. Unset: DEAD events are reported, never DOWN.
-		 */
-		private final @Nullable Long maxDeadEvents;
-
-		public Health(@DefaultValue("5m") Duration maxOldestPendingAge,
-				@DefaultValue("2m") Duration maxTimeSinceRelayRun, @Nullable Long maxDeadEvents) {
-			checkPositive(maxOldestPendingAge, "outbox.health.max-oldest-pending-age");
-			checkPositive(maxTimeSinceRelayRun, "outbox.health.max-time-since-relay-run");
-			check(maxDeadEvents == null || maxDeadEvents >= 0, "outbox.health.max-dead-events", maxDeadEvents,
-					"it must not be negative");
-			this.maxOldestPendingAge = maxOldestPendingAge;
-			this.maxTimeSinceRelayRun = maxTimeSinceRelayRun;
-			this.maxDeadEvents = maxDeadEvents;
-		}
-
-		public Duration getMaxOldestPendingAge() {
-			return this.maxOldestPendingAge;
-		}
-
-		public Duration getMaxTimeSinceRelayRun() {
-			return this.maxTimeSinceRelayRun;
-		}
-
-		public @Nullable Long getMaxDeadEvents() {
-			return this.maxDeadEvents;
-		}
-
-	}
-
-	/**
-	 * The consumer-side inbox: processed message ids, so that '@IdempotentConsumer' listeners process
-	 * each outbox message once.
-	 */
-	public static class Inbox {
-
-		/**
-		 * Whether the inbox table is created and '@IdempotentConsumer' listeners deduplicate.
-		 */
-		private final boolean enabled;
-
-		/**
-		 * Name of the inbox table, a plain SQL identifier. Created the way outbox.schema.mode says.
-		 */
-		private final String tableName;
-
-		/**
-		 * How long processed message ids are kept. It must be longer than the latest a message can be
-		 * redelivered, or a redelivery that comes after its id was deleted is processed again.
-		 */
-		private final Duration retention;
-
-		/**
-		 * What '@IdempotentConsumer' listeners do with a message that has no outbox-message-id
-		 * header and no CloudEvents id: 'refuse' it (not retried), or 'process' it without
-		 * deduplication.
-		 */
-		private final MissingMessageId missingMessageId;
-
-		/**
-		 * Pause between deletions of expired ids.
-		 */
-		private final Duration cleanupInterval;
-
-		/**
-		 * Most expired ids deleted in one transaction.
-		 */
-		private final int cleanupBatchSize;
-
-		public Inbox(@DefaultValue("false") boolean enabled, @DefaultValue("outbox_inbox") String tableName,
-				@DefaultValue("14d") Duration retention, @DefaultValue("refuse") MissingMessageId missingMessageId,
-				@DefaultValue("1h") Duration cleanupInterval, @DefaultValue("1000") int cleanupBatchSize) {
-			try {
-				TableName.check(tableName);
-			}
-			catch (IllegalArgumentException ex) {
-				throw new IllegalArgumentException("outbox.inbox.table-name: " + ex.getMessage());
-			}
-			checkPositive(retention, "outbox.inbox.retention");
-			checkPositive(cleanupInterval, "outbox.inbox.cleanup-interval");
-			checkBetween(cleanupBatchSize, 1, 10000, "outbox.inbox.cleanup-batch-size");
-			this.enabled = enabled;
-			this.tableName = tableName;
-			this.retention = retention;
-			this.missingMessageId = missingMessageId;
-			this.cleanupInterval = cleanupInterval;
-			this.cleanupBatchSize = cleanupBatchSize;
-		}
-
-		public boolean isEnabled() {
-			return this.enabled;
-		}
-
-		public String getTableName() {
-			return this.tableName;
-		}
-
-		public Duration getRetention() {
-			return this.retention;
-		}
-
-		public MissingMessageId getMissingMessageId() {
-			return this.missingMessageId;
-		}
-
-		public Duration getCleanupInterval() {
-			return this.cleanupInterval;
-		}
-
-		public int getCleanupBatchSize() {
-			return this.cleanupBatchSize;
-		}
-
-		/**
-		 * What to do with a message without an outbox message id.
-		 */
-		public enum MissingMessageId {
-
-			/** Refuse it with an error that is not retried. */
-			REFUSE,
-
-			/** Process it, without deduplication. */
-			PROCESS
-
 		}
 
 	}

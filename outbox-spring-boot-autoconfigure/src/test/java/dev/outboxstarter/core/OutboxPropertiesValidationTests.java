@@ -3,6 +3,7 @@ package dev.outboxstarter.core;
 import java.util.List;
 import java.util.UUID;
 
+import dev.outboxstarter.OutboxConfigurationException;
 import dev.outboxstarter.testsupport.StarterAutoConfigurations;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -25,7 +26,8 @@ class OutboxPropertiesValidationTests {
 
 	private final ApplicationContextRunner runner = new ApplicationContextRunner()
 		.withConfiguration(AutoConfigurations.of(DataSourceAutoConfiguration.class, JacksonAutoConfiguration.class,
-				KafkaAutoConfiguration.class, OutboxAutoConfiguration.class, StarterAutoConfigurations.KAFKA))
+				KafkaAutoConfiguration.class, OutboxAutoConfiguration.class, StarterAutoConfigurations.KAFKA,
+				OutboxInboxAutoConfiguration.class, StarterAutoConfigurations.HEALTH))
 		.withPropertyValues("spring.datasource.url=jdbc:h2:mem:" + UUID.randomUUID() + ";DB_CLOSE_DELAY=-1");
 
 	@ParameterizedTest(name = "{0}")
@@ -75,6 +77,17 @@ class OutboxPropertiesValidationTests {
 				.getFailure()
 				.rootCause()
 				.hasMessage("outbox.fast-path.queue-capacity=3 is invalid: it must be between 4 and 1000000"));
+	}
+
+	@Test
+	void relayRunThresholdNoLongerThanThePollIntervalFailsStartUpWithAFailureAnalysisNamingBoth() {
+		this.runner.withPropertyValues("outbox.relay.poll-interval=30s", "outbox.health.max-time-since-relay-run=30s")
+			.run((context) -> assertThat(context).hasFailed()
+				.getFailure()
+				.rootCause()
+				.isInstanceOf(OutboxConfigurationException.class)
+				.hasMessageStartingWith("outbox.health.max-time-since-relay-run=30s is invalid: it must be longer than "
+						+ "outbox.relay.poll-interval (30s), or the health indicator is DOWN between two polls"));
 	}
 
 	@Test

@@ -108,6 +108,7 @@ class OutboxRuntimeHintsTests {
 	void outboxPropertiesCanBeBound() {
 		assertThat(RuntimeHintsPredicates.reflection().onType(OutboxProperties.class)).accepts(hints);
 		assertThat(RuntimeHintsPredicates.reflection().onType(OutboxProperties.FastPath.class)).accepts(hints);
+		assertThat(RuntimeHintsPredicates.reflection().onType(OutboxInboxProperties.class)).accepts(hints);
 	}
 
 	@Configuration(proxyBeanMethods = false)
