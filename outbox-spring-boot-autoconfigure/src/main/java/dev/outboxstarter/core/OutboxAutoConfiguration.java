@@ -5,8 +5,6 @@ import java.net.URISyntaxException;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
-import java.util.Set;
-import java.util.stream.Collectors;
 
 import javax.sql.DataSource;
 
@@ -33,7 +31,9 @@ import dev.outboxstarter.internal.jdbc.DatabaseVendor;
 import dev.outboxstarter.internal.operations.DefaultOutboxOperations;
 import dev.outboxstarter.internal.routing.EventRouting;
 import dev.outboxstarter.internal.routing.OutboxTransports;
+import dev.outboxstarter.internal.routing.RoutableTransports;
 import dev.outboxstarter.internal.routing.RouteDefinition;
+import dev.outboxstarter.internal.routing.RouteFormats;
 import dev.outboxstarter.internal.routing.RoutePropertyNames;
 import dev.outboxstarter.internal.schema.OutboxSchemaInitializer;
 import dev.outboxstarter.internal.store.OutboxStatements;
@@ -81,8 +81,6 @@ import org.springframework.util.StringUtils;
 @ImportRuntimeHints(OutboxRuntimeHints.class)
 public final class OutboxAutoConfiguration {
 
-	private static final String KAFKA_TRANSPORT = "kafka";
-
 	@Bean
 	OutboxStore outboxStore(DataSource dataSource, OutboxProperties properties, ObjectProvider<JsonMapper> jsonMapper) {
 		DatabaseVendor vendor = DatabaseVendor.of(dataSource);
@@ -110,16 +108,11 @@ public final class OutboxAutoConfiguration {
 		properties.getRoutes()
 			.forEach((type, route) -> routes.put(type, new RouteDefinition(route.getEventType(), route.getTransport(),
 					route.getDestination(), route.getKey(), route.getFormat())));
-		// The log relay publishes to Kafka only: an event routed elsewhere would be deleted unpublished.
-		boolean logRelay = properties.getRelay().getMode() == RelayMode.LOG;
-		Set<String> transportNames = transports.names()
-			.stream()
-			.filter((name) -> !logRelay || KAFKA_TRANSPORT.equals(name))
-			.collect(Collectors.toSet());
-		return new EventRouting(routers.orderedStream().toList(), routes, properties.getDefaultTransport(),
-				transportNames, logRelay ? "outbox.relay.mode=log publishes to Kafka only (Debezium reads the rows "
-						+ "from the database log); set outbox.relay.mode=polling to use other transports" : null,
-				environment, properties.getMessageFormat(), cloudEventSource(properties, environment));
+		RoutableTransports routable = (properties.getRelay().getMode() == RelayMode.LOG)
+				? RoutableTransports.forLogRelay(transports.names(), properties.getDefaultTransport())
+				: RoutableTransports.all(transports.names(), properties.getDefaultTransport());
+		return new EventRouting(routers.orderedStream().toList(), routes, routable,
+				new RouteFormats(properties.getMessageFormat(), cloudEventSource(properties, environment)), environment);
 	}
 
 	/**

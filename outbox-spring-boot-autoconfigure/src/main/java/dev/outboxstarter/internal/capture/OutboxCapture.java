@@ -13,6 +13,7 @@ import javax.sql.DataSource;
 
 import dev.outboxstarter.OutboxCaptureException;
 import dev.outboxstarter.internal.routing.EventRouting;
+import dev.outboxstarter.internal.routing.EventRoutes;
 import dev.outboxstarter.internal.routing.ResolvedRoute;
 import dev.outboxstarter.internal.store.OutboxStore;
 import dev.outboxstarter.spi.CapturedEvent;
@@ -111,10 +112,11 @@ public class OutboxCapture {
 	}
 
 	private boolean captureChecked(Object event, @Nullable AggregateRef aggregate) {
-		List<ResolvedRoute> routes = this.routing.routesFor(event, aggregate);
-		if (routes.isEmpty()) {
+		EventRoutes eventRoutes = this.routing.routesFor(event);
+		if (eventRoutes.isEmpty()) {
 			return false;
 		}
+		List<ResolvedRoute> routes = eventRoutes.keyedBy((aggregate != null) ? aggregate.idAsString() : null);
 		String eventType = routes.get(0).eventType();
 		CaptureBuffer buffer = currentBuffer(event, eventType, false);
 		String payload = buffer.payloadIfDeferred(event);
@@ -178,7 +180,7 @@ public class OutboxCapture {
 			publish(event, aggregate);
 			return;
 		}
-		List<ResolvedRoute> routes = this.routing.routesFor(event, null);
+		EventRoutes routes = this.routing.routesFor(event);
 		if (routes.isEmpty()) {
 			// Any transaction may raise events that are not outbox events.
 			CaptureBuffer buffer = boundBuffer();
@@ -192,7 +194,7 @@ public class OutboxCapture {
 		}
 		// Checked now rather than when published: for the flush at commit, that would be inside the
 		// session's completion callback, whose failure Hibernate logs at ERROR and wraps.
-		String eventType = routes.get(0).eventType();
+		String eventType = routes.keyedBy(null).get(0).eventType();
 		CaptureBuffer buffer = currentBuffer(event, eventType, true);
 		buffer.defer(event, aggregate, serialize(event, eventType));
 	}
@@ -392,13 +394,13 @@ public class OutboxCapture {
 				// Spring clears the synchronizations before it calls their afterCompletion.
 				throw publishedAfterCompletionBegan(event, eventType);
 			}
-			throw new OutboxCaptureException(EventRouting.describe(event.getClass(), eventType)
+			throw new OutboxCaptureException(EventRoutes.describe(event.getClass(), eventType)
 					+ " was published with no transaction active: outbox events are stored with the business "
 					+ "change, so publish it inside a @Transactional method or a TransactionTemplate");
 		}
 		Object connection = TransactionSynchronizationManager.getResource(this.dataSource);
 		if (connection == null) {
-			throw new OutboxCaptureException(EventRouting.describe(event.getClass(), eventType)
+			throw new OutboxCaptureException(EventRoutes.describe(event.getClass(), eventType)
 					+ " was published in a transaction that does not use the outbox DataSource: run it in a "
 					+ "transaction of the DataSource's (or JPA) transaction manager");
 		}
@@ -434,11 +436,11 @@ public class OutboxCapture {
 			autoCommit = holder.getConnection().getAutoCommit();
 		}
 		catch (SQLException ex) {
-			throw new OutboxCaptureException(EventRouting.describe(event.getClass(), eventType)
+			throw new OutboxCaptureException(EventRoutes.describe(event.getClass(), eventType)
 					+ " cannot be captured: the connection to the outbox DataSource failed: " + ex.getMessage(), ex);
 		}
 		if (autoCommit) {
-			throw new OutboxCaptureException(EventRouting.describe(event.getClass(), eventType)
+			throw new OutboxCaptureException(EventRoutes.describe(event.getClass(), eventType)
 					+ " was published in a transaction whose connection to the outbox DataSource is in auto-commit. "
 					+ this.transactionManagers
 						.explainOtherTransaction(TransactionSynchronizationManager.getCurrentTransactionName()));
@@ -446,7 +448,7 @@ public class OutboxCapture {
 	}
 
 	private static OutboxCaptureException publishedAfterCompletionBegan(Object event, String eventType) {
-		return new OutboxCaptureException(EventRouting.describe(event.getClass(), eventType)
+		return new OutboxCaptureException(EventRoutes.describe(event.getClass(), eventType)
 				+ " was published after its transaction began to complete (from an after-commit or after-completion "
 				+ "callback, such as an @TransactionalEventListener of phase AFTER_COMMIT): it can no longer be "
 				+ "stored with that transaction's change. Publish it before the commit (e.g. from a BEFORE_COMMIT "
@@ -478,7 +480,7 @@ public class OutboxCapture {
 			payload = this.json.writeValueAsString(event);
 		}
 		catch (RuntimeException ex) {
-			throw new OutboxCaptureException(EventRouting.describe(event.getClass(), eventType)
+			throw new OutboxCaptureException(EventRoutes.describe(event.getClass(), eventType)
 					+ " cannot be serialized to JSON: " + ex.getMessage(), ex);
 		}
 		// A UTF-16 char is at most 3 UTF-8 bytes: most payloads are measured without encoding them.
@@ -487,7 +489,7 @@ public class OutboxCapture {
 		}
 		long size = payload.getBytes(StandardCharsets.UTF_8).length;
 		if (size > this.maxPayloadBytes) {
-			throw new OutboxCaptureException(EventRouting.describe(event.getClass(), eventType) + " is " + size
+			throw new OutboxCaptureException(EventRoutes.describe(event.getClass(), eventType) + " is " + size
 					+ " bytes as JSON, more than outbox.max-payload-size (" + this.maxPayloadBytes
 					+ " bytes): make the event smaller or raise the limit");
 		}
