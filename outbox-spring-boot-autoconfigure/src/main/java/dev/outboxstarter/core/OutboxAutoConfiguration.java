@@ -14,8 +14,11 @@ import dev.outboxstarter.OutboxEventRouter;
 import dev.outboxstarter.core.OutboxProperties.Cleanup;
 import dev.outboxstarter.core.OutboxProperties.Ordering;
 import dev.outboxstarter.core.OutboxProperties.RelayMode;
+import dev.outboxstarter.internal.capture.CaptureBuffers;
 import dev.outboxstarter.internal.capture.CaptureCommitListenerRegistrar;
 import dev.outboxstarter.internal.capture.CaptureFlushHook;
+import dev.outboxstarter.internal.capture.CommitSteps;
+import dev.outboxstarter.internal.capture.EventSerializer;
 import dev.outboxstarter.internal.capture.OutboxCapture;
 import dev.outboxstarter.internal.capture.OutboxEventCaptureListener;
 import dev.outboxstarter.internal.capture.OutboxTransactionManagers;
@@ -202,11 +205,12 @@ public final class OutboxAutoConfiguration {
 		// Without a fast path the relay may take new rows at once.
 		Duration grace = (fastPath.getIfAvailable() != null) ? properties.getFastPath().getGracePeriod()
 				: Duration.ZERO;
-		return new OutboxCapture(routing, jsonMapper.getIfAvailable(JsonMapper::new),
-				properties.getMaxPayloadSize().toBytes(), dataSource, store, grace,
-				flushHooks.orderedStream().toList(), headersContributors.orderedStream().toList(),
-				committedListeners.orderedStream().toList(), publisher,
-				new OutboxTransactionManagers(beanFactory, dataSource));
+		CommitSteps steps = new CommitSteps(flushHooks.orderedStream().toList(), publisher, store, grace,
+				committedListeners.orderedStream().toList());
+		return new OutboxCapture(routing,
+				new EventSerializer(jsonMapper.getIfAvailable(JsonMapper::new), properties.getMaxPayloadSize().toBytes()),
+				headersContributors.orderedStream().toList(),
+				new CaptureBuffers(dataSource, new OutboxTransactionManagers(beanFactory, dataSource), steps));
 	}
 
 	@Bean

@@ -97,13 +97,7 @@ public final class EventRoutes {
 		}
 	}
 
-	/**
-	 * Names an event for a message.
-	 * @param type its class
-	 * @param eventType its logical type
-	 * @return e.g. {@code Event 'OrderPlaced' (com.acme.OrderPlaced)}
-	 */
-	public static String describe(Class<?> type, String eventType) {
+	static String describe(Class<?> type, String eventType) {
 		return "Event '" + eventType + "' (" + type.getName() + ")";
 	}
 
