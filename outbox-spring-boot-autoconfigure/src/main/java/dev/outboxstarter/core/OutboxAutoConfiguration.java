@@ -5,8 +5,6 @@ import java.net.URISyntaxException;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
-import java.util.Set;
-import java.util.stream.Collectors;
 
 import javax.sql.DataSource;
 
@@ -16,8 +14,11 @@ import dev.outboxstarter.OutboxEventRouter;
 import dev.outboxstarter.core.OutboxProperties.Cleanup;
 import dev.outboxstarter.core.OutboxProperties.Ordering;
 import dev.outboxstarter.core.OutboxProperties.RelayMode;
+import dev.outboxstarter.internal.capture.CaptureBuffers;
 import dev.outboxstarter.internal.capture.CaptureCommitListenerRegistrar;
 import dev.outboxstarter.internal.capture.CaptureFlushHook;
+import dev.outboxstarter.internal.capture.CommitSteps;
+import dev.outboxstarter.internal.capture.EventSerializer;
 import dev.outboxstarter.internal.capture.OutboxCapture;
 import dev.outboxstarter.internal.capture.OutboxEventCaptureListener;
 import dev.outboxstarter.internal.capture.OutboxTransactionManagers;
@@ -35,7 +36,9 @@ import dev.outboxstarter.internal.operations.DefaultOutboxMonitoring;
 import dev.outboxstarter.internal.operations.DefaultOutboxTesting;
 import dev.outboxstarter.internal.routing.EventRouting;
 import dev.outboxstarter.internal.routing.OutboxTransports;
+import dev.outboxstarter.internal.routing.RoutableTransports;
 import dev.outboxstarter.internal.routing.RouteDefinition;
+import dev.outboxstarter.internal.routing.RouteFormats;
 import dev.outboxstarter.internal.routing.RoutePropertyNames;
 import dev.outboxstarter.internal.schema.OutboxSchemaInitializer;
 import dev.outboxstarter.internal.store.OutboxStatements;
@@ -85,8 +88,6 @@ import org.springframework.util.StringUtils;
 @ImportRuntimeHints(OutboxRuntimeHints.class)
 public final class OutboxAutoConfiguration {
 
-	private static final String KAFKA_TRANSPORT = "kafka";
-
 	@Bean
 	OutboxStore outboxStore(DataSource dataSource, OutboxProperties properties, ObjectProvider<JsonMapper> jsonMapper) {
 		DatabaseVendor vendor = DatabaseVendor.of(dataSource);
@@ -114,16 +115,11 @@ public final class OutboxAutoConfiguration {
 		properties.getRoutes()
 			.forEach((type, route) -> routes.put(type, new RouteDefinition(route.getEventType(), route.getTransport(),
 					route.getDestination(), route.getKey(), route.getFormat())));
-		// The log relay publishes to Kafka only: an event routed elsewhere would be deleted unpublished.
-		boolean logRelay = properties.getRelay().getMode() == RelayMode.LOG;
-		Set<String> transportNames = transports.names()
-			.stream()
-			.filter((name) -> !logRelay || KAFKA_TRANSPORT.equals(name))
-			.collect(Collectors.toSet());
-		return new EventRouting(routers.orderedStream().toList(), routes, properties.getDefaultTransport(),
-				transportNames, logRelay ? "outbox.relay.mode=log publishes to Kafka only (Debezium reads the rows "
-						+ "from the database log); set outbox.relay.mode=polling to use other transports" : null,
-				environment, properties.getMessageFormat(), cloudEventSource(properties, environment));
+		RoutableTransports routable = (properties.getRelay().getMode() == RelayMode.LOG)
+				? RoutableTransports.forLogRelay(transports.names(), properties.getDefaultTransport())
+				: RoutableTransports.all(transports.names(), properties.getDefaultTransport());
+		return new EventRouting(routers.orderedStream().toList(), routes, routable,
+				new RouteFormats(properties.getMessageFormat(), cloudEventSource(properties, environment)), environment);
 	}
 
 	/**
@@ -213,11 +209,12 @@ public final class OutboxAutoConfiguration {
 		// Without a fast path the relay may take new rows at once.
 		Duration grace = (fastPath.getIfAvailable() != null) ? properties.getFastPath().getGracePeriod()
 				: Duration.ZERO;
-		return new OutboxCapture(routing, jsonMapper.getIfAvailable(JsonMapper::new),
-				properties.getMaxPayloadSize().toBytes(), dataSource, store, grace,
-				flushHooks.orderedStream().toList(), headersContributors.orderedStream().toList(),
-				committedListeners.orderedStream().toList(), publisher,
-				new OutboxTransactionManagers(beanFactory, dataSource));
+		CommitSteps steps = new CommitSteps(flushHooks.orderedStream().toList(), publisher, store, grace,
+				committedListeners.orderedStream().toList());
+		return new OutboxCapture(routing,
+				new EventSerializer(jsonMapper.getIfAvailable(JsonMapper::new), properties.getMaxPayloadSize().toBytes()),
+				headersContributors.orderedStream().toList(),
+				new CaptureBuffers(dataSource, new OutboxTransactionManagers(beanFactory, dataSource), steps));
 	}
 
 	/**

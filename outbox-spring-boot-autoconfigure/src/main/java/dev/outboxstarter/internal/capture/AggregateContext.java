@@ -10,8 +10,8 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * Tells the capture which aggregate an event belongs to while the event is being published.
- * Spring Data publishes the bare event objects; whoever knows their aggregate (a repository call, a
- * flush) opens a scope that maps each event, by identity, to its aggregate.
+ * Spring Data publishes the bare event objects; the repository call that saves or deletes their
+ * aggregates opens a scope that maps each event, by identity, to its aggregate.
  */
 public final class AggregateContext {
 
@@ -64,7 +64,7 @@ public final class AggregateContext {
 
 	/**
 	 * Whether an open scope is publishing an event: a repository call that Spring Data publishes the
-	 * event of once it returns, or a deferred event being published.
+	 * event of once it returns.
 	 * @param event the event
 	 * @return whether a scope knows it
 	 */

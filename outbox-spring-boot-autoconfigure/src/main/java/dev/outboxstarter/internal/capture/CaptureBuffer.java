@@ -1,12 +1,8 @@
 package dev.outboxstarter.internal.capture;
 
-import java.util.ArrayDeque;
-import java.util.ArrayList;
 import java.util.Collections;
-import java.util.Deque;
 import java.util.IdentityHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Set;
 import java.util.function.Supplier;
 
@@ -16,34 +12,36 @@ import org.jspecify.annotations.Nullable;
 
 import org.springframework.core.Ordered;
 import org.springframework.transaction.support.TransactionSynchronization;
+import org.springframework.transaction.support.TransactionSynchronizationManager;
 
 /**
- * The outbox events of one transaction, written in one batch just before it commits. It is bound to
- * the transaction as a resource: suspended with it while an inner {@code REQUIRES_NEW} transaction
- * runs (which captures into a buffer of its own and commits on its own), and cut back to a savepoint
- * when a nested transaction rolls back to it.
+ * The outbox events of one transaction, written in one batch just before it commits and handed to the
+ * fast path once it has committed. It is bound to the transaction as a resource: suspended with it
+ * while an inner {@code REQUIRES_NEW} transaction runs (which captures into a buffer of its own and
+ * commits on its own), cut back to a savepoint when a nested transaction rolls back to it, and unbound
+ * when it completes.
  * <p>
  * Its own before-commit callback writes the batch. An event captured after that (by a before-commit
  * callback ordered after it) is written at once; a buffer created while the before-commit callbacks
- * run never gets that callback, and is written by {@link CaptureCommitListener} as the commit begins.
+ * run never gets that callback, and is written as the commit begins ({@link CaptureCommitListener}).
  * Once the transaction completes, an event can no longer be captured: the buffer refuses it.
  */
-public final class CaptureBuffer implements TransactionSynchronization {
+final class CaptureBuffer implements TransactionSynchronization {
 
-	private final OutboxCapture capture;
+	/** Flushing can raise events whose listeners change more aggregates; this bounds the rounds. */
+	private static final int MAX_FLUSH_ROUNDS = 10;
 
-	private final List<CapturedEvent> events = new ArrayList<>();
+	/** The key the buffer is bound to its transaction under. */
+	private final Object key;
 
-	private final Deque<DeferredEvent> deferred = new ArrayDeque<>();
+	private final CommitSteps steps;
+
+	private final CapturedRows rows = new CapturedRows();
+
+	private final DeferredEvents deferred = new DeferredEvents();
 
 	/** The sessions that write what their own flush at commit raised, by identity; few, usually none. */
 	private @Nullable Set<Object> completionWriters;
-
-	private boolean publishingDeferred;
-
-	private @Nullable DeferredEvent beingPublished;
-
-	private int written;
 
 	/** Whether the batch has been written: an event captured later is written at once. */
 	private boolean batchWritten;
@@ -62,21 +60,56 @@ public final class CaptureBuffer implements TransactionSynchronization {
 	/** The first event refused in this transaction, which must then not commit. */
 	private @Nullable OutboxCaptureException refusal;
 
-	/** How many events each savepoint of a nested transaction found; few, usually none. */
-	private @Nullable Map<Object, Integer> savepoints;
-
-	CaptureBuffer(OutboxCapture capture) {
-		this.capture = capture;
+	CaptureBuffer(Object key, CommitSteps steps) {
+		this.key = key;
+		this.steps = steps;
 	}
 
-	void add(CapturedEvent event) {
-		this.events.add(event);
+	/**
+	 * Binds the buffer to the current transaction, which it follows from then on.
+	 */
+	void bind() {
+		TransactionSynchronizationManager.bindResource(this.key, this);
+		TransactionSynchronizationManager.registerSynchronization(this);
 	}
 
-	void defer(Object event, Supplier<AggregateRef> aggregate, @Nullable String payload) {
-		this.deferred.add(new DeferredEvent(event, aggregate, payload));
+	/**
+	 * Adds the rows of an event, after those of the events an earlier flush deferred, which were raised
+	 * before it. Once the batch is written (by a before-commit callback ordered after the buffer's own,
+	 * still before the commit), they are written at once.
+	 */
+	void add(List<CapturedEvent> rows) {
+		publishDeferred();
+		this.rows.addAll(rows);
+		if (this.batchWritten && !this.writing && !this.deferred.isPublishing()) {
+			writeCaptured();
+		}
 	}
 
+	/**
+	 * Holds an outbox event pulled from an aggregate during a flush until the flush is over: its rows
+	 * are added, and it is published, before the next event is captured or the batch is written.
+	 */
+	void defer(Object event, SerializedEvent serialized, Supplier<AggregateRef> aggregate) {
+		this.deferred.add(event, serialized, aggregate);
+	}
+
+	/**
+	 * Holds an event pulled from an aggregate during a flush that is not an outbox event, to publish it
+	 * in its turn; once the transaction has committed, it is published at once.
+	 */
+	void deferPublication(Object event) {
+		if (this.committed) {
+			this.steps.publishDeferred(event);
+		}
+		else {
+			this.deferred.addPublication(event);
+		}
+	}
+
+	/**
+	 * Records a session that writes what its own flush at commit defers, and whether it was not yet.
+	 */
 	boolean addCompletionWriter(Object session) {
 		if (this.completionWriters == null) {
 			this.completionWriters = Collections.newSetFromMap(new IdentityHashMap<>(2));
@@ -84,75 +117,84 @@ public final class CaptureBuffer implements TransactionSynchronization {
 		return this.completionWriters.add(session);
 	}
 
-	boolean startPublishingDeferred() {
-		if (this.publishingDeferred) {
-			return false;
-		}
-		this.publishingDeferred = true;
-		return true;
-	}
-
-	void stopPublishingDeferred() {
-		this.publishingDeferred = false;
-		this.beingPublished = null;
-	}
-
-	DeferredEvent nextDeferred() {
-		this.beingPublished = this.deferred.poll();
-		return this.beingPublished;
+	/**
+	 * Writes what the transaction captured and has not written yet, for callers that run inside the
+	 * commit itself (after the before-commit callbacks), such as a flush at commit.
+	 */
+	void writeCaptured() {
+		write(this::publishDeferred);
 	}
 
 	/**
-	 * The payload an event was serialized to when it was deferred, if it is the deferred event being
-	 * published.
+	 * The events captured so far, once the events that flushing pending changes defers are among them.
+	 * @return the events in capture order, written or not
 	 */
-	@Nullable String payloadIfDeferred(Object event) {
-		DeferredEvent deferred = this.beingPublished;
-		return (deferred != null && deferred.event() == event) ? deferred.payload() : null;
+	List<CapturedEvent> flushAndList() {
+		int rounds = 0;
+		do {
+			publishDeferred();
+			this.steps.flush();
+		}
+		while (!this.deferred.isEmpty() && ++rounds < MAX_FLUSH_ROUNDS);
+		return this.rows.all();
 	}
 
-	boolean hasDeferred() {
-		return !this.deferred.isEmpty();
+	/**
+	 * The commit begins, once every before-commit and before-completion callback has run: writes what
+	 * was captured and not written (all of it for a buffer created while the before-commit callbacks
+	 * ran, which never gets its own), and refuses events from now on.
+	 * @throws OutboxCaptureException if the transaction refused an event and must not commit
+	 */
+	void commitBegins() {
+		this.completing = true;
+		assertNothingRefused();
+		if (!this.batchWritten) {
+			flushAndWrite();
+			this.batchWritten = true;
+		}
+		else if (this.rows.hasUnwritten()) {
+			writeCaptured();
+		}
 	}
 
-	List<CapturedEvent> events() {
-		return List.copyOf(this.events);
+	private void flushAndWrite() {
+		write(() -> {
+			int rounds = 0;
+			do {
+				this.steps.flush();
+				publishDeferred();
+			}
+			while (!this.deferred.isEmpty() && ++rounds < MAX_FLUSH_ROUNDS);
+		});
 	}
 
-	List<CapturedEvent> unwritten() {
-		return this.events.subList(this.written, this.events.size());
-	}
-
-	void markWritten() {
-		this.written = this.events.size();
-	}
-
-	boolean isBatchWritten() {
-		return this.batchWritten;
-	}
-
-	void markBatchWritten() {
-		this.batchWritten = true;
-	}
-
-	boolean startWriting() {
+	private void write(Runnable beforeInsert) {
 		if (this.writing) {
-			return false;
+			// Already writing further up the stack, which writes what this call would.
+			return;
 		}
 		this.writing = true;
-		return true;
+		try {
+			beforeInsert.run();
+			if (this.rows.hasUnwritten()) {
+				this.steps.insert(this.rows.unwritten());
+				this.rows.markWritten();
+			}
+		}
+		finally {
+			this.writing = false;
+		}
 	}
 
-	void stopWriting() {
-		this.writing = false;
-	}
-
-	/**
-	 * Whether an event captured now is written by a write or a publication of deferred events under
-	 * way, rather than on its own.
-	 */
-	boolean isWritingOrPublishing() {
-		return this.writing || this.publishingDeferred;
+	private void publishDeferred() {
+		try {
+			this.deferred.publish(this.rows, this.steps);
+		}
+		catch (OutboxCaptureException ex) {
+			// An aggregate's id that cannot key the event, or an event a listener raised that was refused.
+			refuse(ex);
+			throw ex;
+		}
 	}
 
 	/**
@@ -161,11 +203,11 @@ public final class CaptureBuffer implements TransactionSynchronization {
 	 * raises).
 	 */
 	boolean isAccepting() {
-		return !this.completing || isWritingOrPublishing();
+		return !this.completing || this.writing || this.deferred.isPublishing();
 	}
 
-	void markCompleting() {
-		this.completing = true;
+	boolean isCommitted() {
+		return this.committed;
 	}
 
 	boolean isOutboxConnectionChecked() {
@@ -176,11 +218,13 @@ public final class CaptureBuffer implements TransactionSynchronization {
 		this.outboxConnectionChecked = true;
 	}
 
-	/**
-	 * Throws the refusal of an event of this transaction, if there was one.
-	 * @throws OutboxCaptureException if an event was refused
-	 */
-	void assertNothingRefused() {
+	void refuse(OutboxCaptureException refusal) {
+		if (this.refusal == null) {
+			this.refusal = refusal;
+		}
+	}
+
+	private void assertNothingRefused() {
 		if (this.refusal != null) {
 			throw new OutboxCaptureException("This transaction cannot commit: it raised an outbox event that was "
 					+ "refused, and its business change must not commit without it. " + this.refusal.getMessage(),
@@ -188,46 +232,29 @@ public final class CaptureBuffer implements TransactionSynchronization {
 		}
 	}
 
-	void refuse(OutboxCaptureException refusal) {
-		if (this.refusal == null) {
-			this.refusal = refusal;
-		}
-	}
-
-	boolean isCommitted() {
-		return this.committed;
-	}
-
 	@Override
 	public void suspend() {
-		this.capture.unbind();
+		TransactionSynchronizationManager.unbindResourceIfPossible(this.key);
 	}
 
 	@Override
 	public void resume() {
-		this.capture.bind(this);
+		TransactionSynchronizationManager.bindResource(this.key, this);
 	}
 
 	@Override
 	public void savepoint(Object savepoint) {
 		// Events deferred before the savepoint belong before it, even if published after it.
-		this.capture.publishDeferred(this);
+		publishDeferred();
 		if (this.batchWritten) {
-			this.capture.write(this, false);
+			writeCaptured();
 		}
-		if (this.savepoints == null) {
-			this.savepoints = new IdentityHashMap<>(2);
-		}
-		this.savepoints.put(savepoint, this.events.size());
+		this.rows.savepoint(savepoint);
 	}
 
 	@Override
 	public void savepointRollback(Object savepoint) {
-		Integer size = (this.savepoints != null) ? this.savepoints.remove(savepoint) : null;
-		if (size != null) {
-			// Rows written since the savepoint are rolled back with it.
-			this.events.subList(size, this.events.size()).clear();
-			this.written = Math.min(this.written, size);
+		if (this.rows.rollBackTo(savepoint)) {
 			this.deferred.clear();
 		}
 	}
@@ -241,7 +268,7 @@ public final class CaptureBuffer implements TransactionSynchronization {
 	@Override
 	public void beforeCommit(boolean readOnly) {
 		assertNothingRefused();
-		this.capture.write(this, true);
+		flushAndWrite();
 		this.batchWritten = true;
 	}
 
@@ -254,16 +281,13 @@ public final class CaptureBuffer implements TransactionSynchronization {
 	@Override
 	public void afterCommit() {
 		this.committed = true;
-		this.capture.committed(Collections.unmodifiableList(this.events.subList(0, this.written)), unwritten());
+		this.steps.committed(this.rows.written(), this.rows.unwritten());
 	}
 
 	@Override
 	public void afterCompletion(int status) {
 		this.committed = true;
-		this.capture.unbind();
-	}
-
-	record DeferredEvent(Object event, Supplier<AggregateRef> aggregate, @Nullable String payload) {
+		TransactionSynchronizationManager.unbindResourceIfPossible(this.key);
 	}
 
 }

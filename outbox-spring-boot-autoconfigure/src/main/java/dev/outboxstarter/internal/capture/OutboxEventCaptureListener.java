@@ -7,7 +7,8 @@ import org.springframework.context.PayloadApplicationEvent;
 /**
  * Captures outbox events published through the {@code ApplicationEventPublisher}, which is how
  * Spring Data publishes an aggregate's {@code @DomainEvents} on {@code save()} and {@code delete()}.
- * Other events pass through untouched.
+ * Other events pass through untouched, and so do the events a flush deferred, published once the
+ * flush is over: the capture took them when they were deferred.
  */
 public class OutboxEventCaptureListener implements ApplicationListener<ApplicationEvent> {
 
@@ -20,7 +21,9 @@ public class OutboxEventCaptureListener implements ApplicationListener<Applicati
 	@Override
 	public void onApplicationEvent(ApplicationEvent event) {
 		Object payload = (event instanceof PayloadApplicationEvent<?> wrapped) ? wrapped.getPayload() : event;
-		this.capture.capture(payload, AggregateContext.aggregateOf(payload));
+		if (!DeferredEventPublisher.isPublishing(payload)) {
+			this.capture.capture(payload, AggregateContext.aggregateOf(payload));
+		}
 	}
 
 	@Override

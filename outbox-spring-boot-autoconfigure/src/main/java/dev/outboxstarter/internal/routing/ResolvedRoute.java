@@ -10,7 +10,7 @@ import org.jspecify.annotations.Nullable;
  * @param eventType logical event type
  * @param transport transport name
  * @param destination topic or the transport's equivalent
- * @param key message key, if any
+ * @param key message key, if any; in {@link EventRoutes}, none also for a route keyed by the aggregate's id
  * @param formatHeaders headers its message format stores with the event (none for the outbox format)
  */
 public record ResolvedRoute(String eventType, String transport, String destination, @Nullable String key,

@@ -9,7 +9,6 @@ import dev.outboxstarter.OutboxCaptureException;
 import dev.outboxstarter.OutboxEvent;
 import dev.outboxstarter.OutboxEventRouter;
 import dev.outboxstarter.OutboxRoute;
-import dev.outboxstarter.internal.capture.AggregateRef;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.mock.env.MockEnvironment;
@@ -26,14 +25,14 @@ public class EventRoutingTests {
 	void annotatedEventIsRoutedWithPlaceholdersResolvedAndTheAggregateIdAsKey() {
 		EventRouting routing = routing(Map.of());
 
-		List<ResolvedRoute> routes = routing.routesFor(new Placed("ada"), new AggregateRef("Order", 7L));
+		List<ResolvedRoute> routes = routing.routesFor(new Placed("ada")).keyedBy("7");
 
 		assertThat(routes).containsExactly(new ResolvedRoute("Placed", "kafka", "orders-v2", "7"));
 	}
 
 	@Test
 	void keyExpressionIsEvaluatedAgainstTheEvent() {
-		List<ResolvedRoute> routes = routing(Map.of()).routesFor(new Keyed("ada"), new AggregateRef("Order", 7L));
+		List<ResolvedRoute> routes = routing(Map.of()).routesFor(new Keyed("ada")).keyedBy("7");
 
 		assertThat(routes).containsExactly(new ResolvedRoute("keyed", "kafka", "customers", "ada"));
 	}
@@ -43,9 +42,9 @@ public class EventRoutingTests {
 		EventRouting routing = routing(Map.of(Placed.class.getName(), new RouteDefinition(null, null, "elsewhere", null),
 				Plain.class.getName(), new RouteDefinition("plain-event", null, "plain", "name")));
 
-		assertThat(routing.routesFor(new Placed("ada"), null))
+		assertThat(routing.routesFor(new Placed("ada")).keyedBy(null))
 			.containsExactly(new ResolvedRoute("Placed", "kafka", "elsewhere", null));
-		assertThat(routing.routesFor(new Plain("bob"), null))
+		assertThat(routing.routesFor(new Plain("bob")).keyedBy(null))
 			.containsExactly(new ResolvedRoute("plain-event", "kafka", "plain", "bob"));
 	}
 
@@ -53,21 +52,22 @@ public class EventRoutingTests {
 	void configuredRouteOfAnInterfaceAppliesToItsImplementations() {
 		EventRouting routing = routing(Map.of(Marker.class.getName(), new RouteDefinition(null, null, "marked", null)));
 
-		assertThat(routing.routesFor(new Marked(), null)).containsExactly(new ResolvedRoute("Marked", "kafka", "marked", null));
+		assertThat(routing.routesFor(new Marked()).keyedBy(null))
+			.containsExactly(new ResolvedRoute("Marked", "kafka", "marked", null));
 	}
 
 	@Test
 	void routerBeanIsAskedFirst() {
 		EventRouting routing = new EventRouting(List.of((event) -> OutboxRoute.kafka("routed", "by-router", "k")), Map.of(),
-				"kafka", Set.of("kafka"), null, this.environment, MessageFormat.OUTBOX, null);
+				transports("kafka"), new RouteFormats(MessageFormat.OUTBOX, null), this.environment);
 
-		assertThat(routing.routesFor(new Placed("ada"), null))
+		assertThat(routing.routesFor(new Placed("ada")).keyedBy(null))
 			.containsExactly(new ResolvedRoute("routed", "kafka", "by-router", "k"));
 	}
 
 	@Test
 	void eventsThatDoNotOptInHaveNoRoute() {
-		assertThat(routing(Map.of()).routesFor(new Plain("bob"), null)).isEmpty();
+		assertThat(routing(Map.of()).routesFor(new Plain("bob")).keyedBy(null)).isEmpty();
 	}
 
 	@Test
@@ -75,7 +75,7 @@ public class EventRoutingTests {
 		EventRouting routing = routing(Map.of());
 
 		for (int i = 0; i < 2; i++) {
-			assertThatExceptionOfType(OutboxCaptureException.class).isThrownBy(() -> routing.routesFor(new NoDestination(), null))
+			assertThatExceptionOfType(OutboxCaptureException.class).isThrownBy(() -> routing.routesFor(new NoDestination()))
 				.withMessageContaining("Event 'NoDestination'")
 				.withMessageContaining("outbox.routes[" + NoDestination.class.getName() + "].destination");
 		}
@@ -83,14 +83,14 @@ public class EventRoutingTests {
 
 	@Test
 	void routeToAnUnknownTransportIsRefused() {
-		assertThatExceptionOfType(OutboxCaptureException.class).isThrownBy(() -> routing(Map.of()).routesFor(new ToUnknownTransport(), null))
+		assertThatExceptionOfType(OutboxCaptureException.class).isThrownBy(() -> routing(Map.of()).routesFor(new ToUnknownTransport()))
 			.withMessageContaining("routes to transport 'sqs'")
 			.withMessageContaining("available: kafka, local, rabbit");
 	}
 
 	@Test
 	void failingKeyExpressionNamesTheEventAndTheExpression() {
-		assertThatExceptionOfType(OutboxCaptureException.class).isThrownBy(() -> routing(Map.of()).routesFor(new BadKey(), null))
+		assertThatExceptionOfType(OutboxCaptureException.class).isThrownBy(() -> routing(Map.of()).routesFor(new BadKey()))
 			.withMessageContaining("Event 'BadKey'")
 			.withMessageContaining("its key expression 'missing' failed")
 			.withMessageContaining("outbox.routes[" + BadKey.class.getName() + "].key");
@@ -101,11 +101,11 @@ public class EventRoutingTests {
 		EventRouting routing = routing(Map.of());
 
 		assertThatExceptionOfType(OutboxCaptureException.class)
-			.isThrownBy(() -> routing.routesFor(new Keyed(null), new AggregateRef("Order", 7L)))
+			.isThrownBy(() -> routing.routesFor(new Keyed(null)))
 			.withMessageContaining("Event 'keyed' (" + Keyed.class.getName() + ")")
 			.withMessageContaining("its key expression 'customer' evaluated to null")
 			.withMessageContaining("'customer ?: \"none\"'");
-		assertThat(routing.routesFor(new Keyed(""), null)).as("an empty key is a key")
+		assertThat(routing.routesFor(new Keyed("")).keyedBy(null)).as("an empty key is a key")
 			.containsExactly(new ResolvedRoute("keyed", "kafka", "customers", ""));
 	}
 
@@ -113,27 +113,39 @@ public class EventRoutingTests {
 	void keyOrDestinationLongerThanTheTableHoldsIsRefusedRatherThanCutShort() {
 		EventRouting routing = routing(Map.of());
 
-		assertThat(routing.routesFor(new Keyed("k".repeat(255)), null)).singleElement()
+		assertThat(routing.routesFor(new Keyed("k".repeat(255))).keyedBy(null)).singleElement()
 			.satisfies((route) -> assertThat(route.key()).hasSize(255));
 		assertThatExceptionOfType(OutboxCaptureException.class)
-			.isThrownBy(() -> routing.routesFor(new Keyed("k".repeat(256)), null))
+			.isThrownBy(() -> routing.routesFor(new Keyed("k".repeat(256))))
 			.withMessageContaining("Event 'keyed'")
 			.withMessageContaining("its message key is 256 characters long, more than the 255 the outbox table's "
 					+ "message_key column holds");
 		assertThatExceptionOfType(OutboxCaptureException.class)
-			.isThrownBy(() -> routing.routesFor(new PerRegion("r".repeat(300), 1), null))
+			.isThrownBy(() -> routing.routesFor(new PerRegion("r".repeat(300), 1)))
 			.withMessageContaining("its destination is 315 characters long");
 		EventRouting routedByBean = new EventRouting(List.of((event) -> OutboxRoute.kafka("long", "t".repeat(256), "k")),
-				Map.of(), "kafka", Set.of("kafka"), null, this.environment, MessageFormat.OUTBOX, null);
+				Map.of(), transports("kafka"), new RouteFormats(MessageFormat.OUTBOX, null), this.environment);
 		assertThatExceptionOfType(OutboxCaptureException.class)
-			.isThrownBy(() -> routedByBean.routesFor(new Plain("x"), null))
+			.isThrownBy(() -> routedByBean.routesFor(new Plain("x")))
 			.withMessageContaining("its destination is 256 characters long");
+	}
+
+	@Test
+	void aggregateIdLongerThanTheTableHoldsIsRefusedAsTheKeyOfARouteKeyedByIt() {
+		EventRoutes routes = routing(Map.of()).routesFor(new Twice("ada"));
+
+		assertThat(routes.keyedBy("7".repeat(255))).extracting(ResolvedRoute::key)
+			.containsExactly("7".repeat(255), "ada");
+		assertThatExceptionOfType(OutboxCaptureException.class).isThrownBy(() -> routes.keyedBy("7".repeat(256)))
+			.withMessageContaining("Event 'twice'")
+			.withMessageContaining("its message key is 256 characters long, more than the 255 the outbox table's "
+					+ "message_key column holds");
 	}
 
 	@Test
 	void keyExpressionThatDoesNotParseIsRefusedNamingItsAttribute() {
 		assertThatExceptionOfType(OutboxCaptureException.class)
-			.isThrownBy(() -> routing(Map.of()).routesFor(new UnparsableKey("x"), null))
+			.isThrownBy(() -> routing(Map.of()).routesFor(new UnparsableKey("x")))
 			.withMessageContaining("Event 'UnparsableKey'")
 			.withMessageContaining("has an invalid key expression 'customer +'")
 			.withMessageContaining("outbox.routes[" + UnparsableKey.class.getName() + "].key");
@@ -142,7 +154,7 @@ public class EventRoutingTests {
 	@Test
 	void placeholderThatNoPropertyResolvesIsRefusedNamingTheEvent() {
 		assertThatExceptionOfType(OutboxCaptureException.class)
-			.isThrownBy(() -> routing(Map.of()).routesFor(new UnresolvedPlaceholder(), null))
+			.isThrownBy(() -> routing(Map.of()).routesFor(new UnresolvedPlaceholder()))
 			.withMessageContaining("Event 'UnresolvedPlaceholder' (" + UnresolvedPlaceholder.class.getName() + ")")
 			.withMessageContaining("topics.missing")
 			.withMessageContaining("set the property");
@@ -175,12 +187,13 @@ public class EventRoutingTests {
 		EventRouting routing = routing(Map.of(EventRoutingTests.class.getName() + ".Plain",
 				new RouteDefinition(null, null, "plain", null)));
 
-		assertThat(routing.routesFor(new Plain("bob"), null)).containsExactly(new ResolvedRoute("Plain", "kafka", "plain", null));
+		assertThat(routing.routesFor(new Plain("bob")).keyedBy(null))
+			.containsExactly(new ResolvedRoute("Plain", "kafka", "plain", null));
 	}
 
 	@Test
 	void repeatedAnnotationsRouteToEachDestination() {
-		assertThat(routing(Map.of()).routesFor(new Twice("ada"), new AggregateRef("Order", 7L))).containsExactly(
+		assertThat(routing(Map.of()).routesFor(new Twice("ada")).keyedBy("7")).containsExactly(
 				new ResolvedRoute("twice", "kafka", "orders", "7"),
 				new ResolvedRoute("twice", "rabbit", "partners/order.twice", "ada"));
 	}
@@ -189,7 +202,7 @@ public class EventRoutingTests {
 	void configuredRouteReplacesTheAnnotationOfItsTransportOnly() {
 		EventRouting routing = routing(Map.of(Twice.class.getName(), new RouteDefinition(null, "rabbit", "other/key", null)));
 
-		assertThat(routing.routesFor(new Twice("ada"), new AggregateRef("Order", 7L))).containsExactly(
+		assertThat(routing.routesFor(new Twice("ada")).keyedBy("7")).containsExactly(
 				new ResolvedRoute("twice", "kafka", "orders", "7"), new ResolvedRoute("twice", "rabbit", "other/key", "ada"));
 	}
 
@@ -197,7 +210,7 @@ public class EventRoutingTests {
 	void configuredRouteOfAnotherTransportIsAnAdditionalDestination() {
 		EventRouting routing = routing(Map.of(Placed.class.getName(), new RouteDefinition(null, "local", "audit", null)));
 
-		assertThat(routing.routesFor(new Placed("ada"), new AggregateRef("Order", 7L))).containsExactly(
+		assertThat(routing.routesFor(new Placed("ada")).keyedBy("7")).containsExactly(
 				new ResolvedRoute("Placed", "kafka", "orders-v2", "7"), new ResolvedRoute("Placed", "local", "audit", "7"));
 	}
 
@@ -205,28 +218,28 @@ public class EventRoutingTests {
 	void destinationExpressionsAreEvaluatedForEachEvent() {
 		EventRouting routing = routing(Map.of());
 
-		assertThat(routing.routesFor(new PerRegion("eu", 1), null))
+		assertThat(routing.routesFor(new PerRegion("eu", 1)).keyedBy(null))
 			.containsExactly(new ResolvedRoute("PerRegion", "rabbit", "orders/order.eu.1", null));
-		assertThat(routing.routesFor(new PerRegion("us", 2), null))
+		assertThat(routing.routesFor(new PerRegion("us", 2)).keyedBy(null))
 			.containsExactly(new ResolvedRoute("PerRegion", "rabbit", "orders/order.us.2", null));
 	}
 
 	@Test
 	void destinationExpressionThatYieldsNothingIsRefused() {
 		assertThatExceptionOfType(OutboxCaptureException.class)
-			.isThrownBy(() -> routing(Map.of()).routesFor(new EmptyDestination(null), null))
+			.isThrownBy(() -> routing(Map.of()).routesFor(new EmptyDestination(null)))
 			.withMessageContaining("Event 'EmptyDestination'")
 			.withMessageContaining("#{name} evaluated to null")
 			.withMessageContaining("#{name ?: 'other'}");
 		assertThatExceptionOfType(OutboxCaptureException.class)
-			.isThrownBy(() -> routing(Map.of()).routesFor(new EmptyDestination(""), null))
+			.isThrownBy(() -> routing(Map.of()).routesFor(new EmptyDestination("")))
 			.withMessageContaining("#{name} evaluated to an empty value");
 	}
 
 	@Test
 	void destinationExpressionThatYieldsNothingInsideATemplateIsRefusedRatherThanLeaveAnotherDestination() {
 		assertThatExceptionOfType(OutboxCaptureException.class)
-			.isThrownBy(() -> routing(Map.of()).routesFor(new PerRegion(null, 1), null))
+			.isThrownBy(() -> routing(Map.of()).routesFor(new PerRegion(null, 1)))
 			.withMessageContaining("Event 'PerRegion'")
 			.withMessageContaining("its destination 'orders/order.#{region}.#{number}' cannot be resolved, "
 					+ "#{region} evaluated to null");
@@ -247,10 +260,10 @@ public class EventRoutingTests {
 			}
 
 		};
-		EventRouting routing = new EventRouting(List.of(router), Map.of(), "kafka", Set.of("kafka", "rabbit"), null,
-				this.environment, MessageFormat.OUTBOX, null);
+		EventRouting routing = new EventRouting(List.of(router), Map.of(), transports("kafka", "rabbit"),
+				new RouteFormats(MessageFormat.OUTBOX, null), this.environment);
 
-		assertThat(routing.routesFor(new Plain("x"), new AggregateRef("Order", 3))).containsExactly(
+		assertThat(routing.routesFor(new Plain("x")).keyedBy("3")).containsExactly(
 				new ResolvedRoute("both", "kafka", "topic", "3"), new ResolvedRoute("both", "rabbit", "ex/rk", "k"));
 	}
 
@@ -260,13 +273,17 @@ public class EventRoutingTests {
 		EventRouting outboxByDefault = cloudEventRouting(MessageFormat.OUTBOX,
 				Map.of(Plain.class.getName(), new RouteDefinition(null, null, "plain", null, "cloud-events")));
 
-		assertThat(outboxByDefault.routesFor(new AsCloudEvent(), null).get(0).formatHeaders()).isEqualTo(cloudEvent);
-		assertThat(outboxByDefault.routesFor(new Plain("x"), null).get(0).formatHeaders()).isEqualTo(cloudEvent);
-		assertThat(outboxByDefault.routesFor(new Placed("x"), null).get(0).formatHeaders()).isEmpty();
+		assertThat(formatHeaders(outboxByDefault, new AsCloudEvent())).isEqualTo(cloudEvent);
+		assertThat(formatHeaders(outboxByDefault, new Plain("x"))).isEqualTo(cloudEvent);
+		assertThat(formatHeaders(outboxByDefault, new Placed("x"))).isEmpty();
 
 		EventRouting cloudEventsByDefault = cloudEventRouting(MessageFormat.CLOUDEVENTS, Map.of());
-		assertThat(cloudEventsByDefault.routesFor(new Placed("x"), null).get(0).formatHeaders()).isEqualTo(cloudEvent);
-		assertThat(cloudEventsByDefault.routesFor(new AsOutbox(), null).get(0).formatHeaders()).isEmpty();
+		assertThat(formatHeaders(cloudEventsByDefault, new Placed("x"))).isEqualTo(cloudEvent);
+		assertThat(formatHeaders(cloudEventsByDefault, new AsOutbox())).isEmpty();
+	}
+
+	private static Map<String, String> formatHeaders(EventRouting routing, Object event) {
+		return routing.routesFor(event).keyedBy(null).get(0).formatHeaders();
 	}
 
 	@Test
@@ -275,14 +292,16 @@ public class EventRoutingTests {
 		OutboxEventRouter cloudEvents = (event) -> OutboxRoute.kafka("routed", "t", "k")
 			.withFormat(MessageFormat.CLOUDEVENTS);
 
-		assertThat(new EventRouting(List.of(cloudEvents), Map.of(), "kafka", Set.of("kafka"), null, this.environment,
-				MessageFormat.OUTBOX, "/orders")
-			.routesFor(new Plain("x"), null)
+		assertThat(new EventRouting(List.of(cloudEvents), Map.of(), transports("kafka"),
+				new RouteFormats(MessageFormat.OUTBOX, "/orders"), this.environment)
+			.routesFor(new Plain("x"))
+			.keyedBy(null)
 			.get(0)
 			.formatHeaders()).containsEntry("ce_source", "/orders");
-		assertThat(new EventRouting(List.of(router), Map.of(), "kafka", Set.of("kafka"), null, this.environment,
-				MessageFormat.CLOUDEVENTS, "/orders")
-			.routesFor(new Plain("x"), null)
+		assertThat(new EventRouting(List.of(router), Map.of(), transports("kafka"),
+				new RouteFormats(MessageFormat.CLOUDEVENTS, "/orders"), this.environment)
+			.routesFor(new Plain("x"))
+			.keyedBy(null)
 			.get(0)
 			.formatHeaders()).containsEntry("ce_specversion", "1.0");
 	}
@@ -290,7 +309,7 @@ public class EventRoutingTests {
 	@Test
 	void formatThatDoesNotExistIsRefusedNamingTheValueAndTheChoices() {
 		assertThatExceptionOfType(OutboxCaptureException.class)
-			.isThrownBy(() -> routing(Map.of()).routesFor(new UnknownFormat(), null))
+			.isThrownBy(() -> routing(Map.of()).routesFor(new UnknownFormat()))
 			.withMessageStartingWith("Event 'UnknownFormat' (" + UnknownFormat.class.getName() + ") asks for the "
 					+ "message format 'xml', which does not exist: use 'outbox' or 'cloudevents'");
 		assertThatIllegalStateException()
@@ -302,7 +321,7 @@ public class EventRoutingTests {
 	@Test
 	void cloudEventsWithoutASourceAreRefusedSayingHowToSetOne() {
 		assertThatExceptionOfType(OutboxCaptureException.class)
-			.isThrownBy(() -> routing(Map.of()).routesFor(new AsCloudEvent(), null))
+			.isThrownBy(() -> routing(Map.of()).routesFor(new AsCloudEvent()))
 			.withMessageContaining("is published as a CloudEvent, which needs a source")
 			.withMessageContaining("set outbox.cloudevents.source (e.g. /orders), or spring.application.name");
 		assertThatIllegalStateException()
@@ -311,19 +330,23 @@ public class EventRoutingTests {
 			.withMessageStartingWith("outbox.routes[" + Plain.class.getName() + "].format=cloudevents needs a "
 					+ "CloudEvents source");
 		assertThatIllegalStateException()
-			.isThrownBy(() -> new EventRouting(List.of(), Map.of(), "kafka", Set.of("kafka"), null, this.environment,
-					MessageFormat.CLOUDEVENTS, null))
+			.isThrownBy(() -> new EventRouting(List.of(), Map.of(), transports("kafka"),
+					new RouteFormats(MessageFormat.CLOUDEVENTS, null), this.environment))
 			.withMessageStartingWith("outbox.message-format=cloudevents needs a CloudEvents source");
 	}
 
 	private EventRouting cloudEventRouting(MessageFormat defaultFormat, Map<String, RouteDefinition> configured) {
-		return new EventRouting(List.of(), configured, "kafka", Set.of("kafka", "rabbit", "local"), null, this.environment,
-				defaultFormat, "/orders");
+		return new EventRouting(List.of(), configured, transports("kafka", "rabbit", "local"),
+				new RouteFormats(defaultFormat, "/orders"), this.environment);
 	}
 
 	private EventRouting routing(Map<String, RouteDefinition> configured) {
-		return new EventRouting(List.of(), configured, "kafka", Set.of("kafka", "rabbit", "local"), null, this.environment,
-				MessageFormat.OUTBOX, null);
+		return new EventRouting(List.of(), configured, transports("kafka", "rabbit", "local"),
+				new RouteFormats(MessageFormat.OUTBOX, null), this.environment);
+	}
+
+	private static RoutableTransports transports(String... names) {
+		return RoutableTransports.all(Set.of(names), "kafka");
 	}
 
 	@OutboxEvent(type = "twice", destination = "orders")
