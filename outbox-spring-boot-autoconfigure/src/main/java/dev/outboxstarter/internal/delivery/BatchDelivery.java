@@ -144,17 +144,28 @@ public class BatchDelivery {
 		DeliveryResult result = new DeliveryResult(outcome.claimed, outcome.published.size(), outcome.failures.size());
 		// Only once the outcome is committed.
 		for (OutboxDeliveryListener listener : this.listeners) {
-			outcome.published.forEach((published) -> listener.published(path, published.event().transport(),
-					published.event().message(), published.at()));
-			outcome.failures.forEach((failure) -> listener.failed(path, failure.event().transport(),
-					failure.event().message(), failure.attempt().error(), failure.attempt().dead()));
-			outcome.postponed.values()
-				.forEach((events) -> events
-					.forEach((event) -> listener.postponed(path, event.transport(), event.message())));
-			outcome.noRoom.forEach((event) -> listener.postponed(path, event.transport(), event.message()));
-			listener.delivered(path, result);
+			try {
+				tell(listener, path, outcome, result);
+			}
+			catch (RuntimeException ex) {
+				// The outcome is committed: a listener that throws must not pass for a failed delivery.
+				logger.warn("Could not tell " + listener + " the outcome of a " + path + " batch (" + result
+						+ "), which is recorded all the same", ex);
+			}
 		}
 		return result;
+	}
+
+	private static void tell(OutboxDeliveryListener listener, PublishPath path, Outcome outcome,
+			DeliveryResult result) {
+		outcome.published.forEach((published) -> listener.published(path, published.event().transport(),
+				published.event().message(), published.at()));
+		outcome.failures.forEach((failure) -> listener.failed(path, failure.event().transport(),
+				failure.event().message(), failure.attempt().error(), failure.attempt().dead()));
+		outcome.postponed.values()
+			.forEach((events) -> events.forEach((event) -> listener.postponed(path, event.transport(), event.message())));
+		outcome.noRoom.forEach((event) -> listener.postponed(path, event.transport(), event.message()));
+		listener.delivered(path, result);
 	}
 
 	/**
