@@ -2,7 +2,6 @@ package dev.outboxstarter.core;
 
 import java.net.URI;
 import java.net.URISyntaxException;
-import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Set;
@@ -38,6 +37,7 @@ import dev.outboxstarter.internal.routing.RoutePropertyNames;
 import dev.outboxstarter.internal.schema.OutboxSchemaInitializer;
 import dev.outboxstarter.internal.store.OutboxStatements;
 import dev.outboxstarter.internal.store.OutboxStore;
+import dev.outboxstarter.internal.store.RelayHandOff;
 import dev.outboxstarter.internal.store.StoredDeadEvents;
 import dev.outboxstarter.operations.OutboxOperations;
 import dev.outboxstarter.spi.CommittedEventsListener;
@@ -206,11 +206,10 @@ public final class OutboxAutoConfiguration {
 			ObjectProvider<EventHeadersContributor> headersContributors,
 			ObjectProvider<CommittedEventsListener> committedListeners, ObjectProvider<FastPathDispatcher> fastPath,
 			ApplicationEventPublisher publisher, ListableBeanFactory beanFactory) {
-		// Without a fast path the relay may take new rows at once.
-		Duration grace = (fastPath.getIfAvailable() != null) ? properties.getFastPath().getGracePeriod()
-				: Duration.ZERO;
+		RelayHandOff relayHandOff = (fastPath.getIfAvailable() != null)
+				? new RelayHandOff(properties.getFastPath().getGracePeriod()) : RelayHandOff.IMMEDIATE;
 		return new OutboxCapture(routing, jsonMapper.getIfAvailable(JsonMapper::new),
-				properties.getMaxPayloadSize().toBytes(), dataSource, store, grace,
+				properties.getMaxPayloadSize().toBytes(), dataSource, store, relayHandOff,
 				flushHooks.orderedStream().toList(), headersContributors.orderedStream().toList(),
 				committedListeners.orderedStream().toList(), publisher,
 				new OutboxTransactionManagers(beanFactory, dataSource));

@@ -2,7 +2,6 @@ package dev.outboxstarter.internal.capture;
 
 import java.nio.charset.StandardCharsets;
 import java.sql.SQLException;
-import java.time.Duration;
 import java.util.IdentityHashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -15,6 +14,7 @@ import dev.outboxstarter.OutboxCaptureException;
 import dev.outboxstarter.internal.routing.EventRouting;
 import dev.outboxstarter.internal.routing.ResolvedRoute;
 import dev.outboxstarter.internal.store.OutboxStore;
+import dev.outboxstarter.internal.store.RelayHandOff;
 import dev.outboxstarter.spi.CapturedEvent;
 import dev.outboxstarter.spi.CommittedEventsListener;
 import dev.outboxstarter.spi.EventHeadersContributor;
@@ -51,7 +51,7 @@ public class OutboxCapture {
 
 	private final OutboxStore store;
 
-	private final Duration availableAfter;
+	private final RelayHandOff relayHandOff;
 
 	private final List<CaptureFlushHook> flushHooks;
 
@@ -70,7 +70,7 @@ public class OutboxCapture {
 	 * @param maxPayloadBytes largest serialized payload accepted, in bytes
 	 * @param dataSource the outbox data source, which the business transaction must be using
 	 * @param store writes the rows
-	 * @param availableAfter how long the relay leaves new rows to the fast path
+	 * @param relayHandOff when the relay takes new rows from the fast path
 	 * @param flushHooks flush pending changes before writing
 	 * @param headersContributors add headers to each captured event
 	 * @param committedListeners told the rows after commit
@@ -78,7 +78,7 @@ public class OutboxCapture {
 	 * @param transactionManagers named when an event is published in another data source's transaction
 	 */
 	public OutboxCapture(EventRouting routing, JsonMapper json, long maxPayloadBytes, DataSource dataSource,
-			OutboxStore store, Duration availableAfter, List<CaptureFlushHook> flushHooks,
+			OutboxStore store, RelayHandOff relayHandOff, List<CaptureFlushHook> flushHooks,
 			List<EventHeadersContributor> headersContributors, List<CommittedEventsListener> committedListeners,
 			ApplicationEventPublisher publisher, OutboxTransactionManagers transactionManagers) {
 		this.routing = routing;
@@ -86,7 +86,7 @@ public class OutboxCapture {
 		this.maxPayloadBytes = maxPayloadBytes;
 		this.dataSource = dataSource;
 		this.store = store;
-		this.availableAfter = availableAfter;
+		this.relayHandOff = relayHandOff;
 		this.flushHooks = List.copyOf(flushHooks);
 		this.headersContributors = List.copyOf(headersContributors);
 		this.committedListeners = List.copyOf(committedListeners);
@@ -263,7 +263,7 @@ public class OutboxCapture {
 			while (flush && buffer.hasDeferred() && ++rounds < MAX_FLUSH_ROUNDS);
 			List<CapturedEvent> unwritten = buffer.unwritten();
 			if (!unwritten.isEmpty()) {
-				this.store.insert(unwritten, this.availableAfter);
+				this.store.insert(unwritten, this.relayHandOff.gracePeriod());
 				buffer.markWritten();
 			}
 		}
