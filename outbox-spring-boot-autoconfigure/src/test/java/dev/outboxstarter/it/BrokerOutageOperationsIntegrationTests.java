@@ -160,7 +160,8 @@ class BrokerOutageOperationsIntegrationTests {
 	/** The outbox's own log lines at a level, its engine's logger names written out or abbreviated. */
 	private static List<String> outboxLines(CapturedOutput output, String level) {
 		return lines(output, level).stream()
-			.filter((line) -> line.contains("dev.outboxstarter.core.") || line.contains("d.o.core."))
+			.filter((line) -> line.contains("dev.outboxstarter.core.") || line.contains("d.o.core.")
+					|| line.contains("dev.outboxstarter.internal.") || line.contains("d.o.internal."))
 			.toList();
 	}
 
