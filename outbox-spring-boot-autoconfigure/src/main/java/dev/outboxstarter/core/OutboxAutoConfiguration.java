@@ -2,7 +2,6 @@ package dev.outboxstarter.core;
 
 import java.net.URI;
 import java.net.URISyntaxException;
-import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
@@ -43,6 +42,7 @@ import dev.outboxstarter.internal.routing.RoutePropertyNames;
 import dev.outboxstarter.internal.schema.OutboxSchemaInitializer;
 import dev.outboxstarter.internal.store.OutboxStatements;
 import dev.outboxstarter.internal.store.OutboxStore;
+import dev.outboxstarter.internal.store.RelayHandOff;
 import dev.outboxstarter.internal.store.StoredDeadEvents;
 import dev.outboxstarter.operations.OutboxAdministration;
 import dev.outboxstarter.operations.OutboxMonitoring;
@@ -206,10 +206,9 @@ public final class OutboxAutoConfiguration {
 			ObjectProvider<EventHeadersContributor> headersContributors,
 			ObjectProvider<CommittedEventsListener> committedListeners, ObjectProvider<FastPathDispatcher> fastPath,
 			ApplicationEventPublisher publisher, ListableBeanFactory beanFactory) {
-		// Without a fast path the relay may take new rows at once.
-		Duration grace = (fastPath.getIfAvailable() != null) ? properties.getFastPath().getGracePeriod()
-				: Duration.ZERO;
-		CommitSteps steps = new CommitSteps(flushHooks.orderedStream().toList(), publisher, store, grace,
+		RelayHandOff relayHandOff = (fastPath.getIfAvailable() != null)
+				? new RelayHandOff(properties.getFastPath().getGracePeriod()) : RelayHandOff.IMMEDIATE;
+		CommitSteps steps = new CommitSteps(flushHooks.orderedStream().toList(), publisher, store, relayHandOff,
 				committedListeners.orderedStream().toList());
 		return new OutboxCapture(routing,
 				new EventSerializer(jsonMapper.getIfAvailable(JsonMapper::new), properties.getMaxPayloadSize().toBytes()),

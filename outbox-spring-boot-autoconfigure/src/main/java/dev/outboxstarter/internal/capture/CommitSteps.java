@@ -1,9 +1,9 @@
 package dev.outboxstarter.internal.capture;
 
-import java.time.Duration;
 import java.util.List;
 
 import dev.outboxstarter.internal.store.OutboxStore;
+import dev.outboxstarter.internal.store.RelayHandOff;
 import dev.outboxstarter.spi.CapturedEvent;
 import dev.outboxstarter.spi.CommittedEventsListener;
 import org.apache.commons.logging.Log;
@@ -27,7 +27,7 @@ public final class CommitSteps {
 
 	private final OutboxStore store;
 
-	private final Duration availableAfter;
+	private final RelayHandOff relayHandOff;
 
 	private final List<CommittedEventsListener> committedListeners;
 
@@ -36,15 +36,15 @@ public final class CommitSteps {
 	 * @param flushHooks flush pending changes before the rows are written
 	 * @param publisher publishes the events pulled from flushed aggregates
 	 * @param store writes the rows
-	 * @param availableAfter how long the relay leaves new rows to the fast path
+	 * @param relayHandOff when the relay takes new rows over from the fast path
 	 * @param committedListeners told the rows after commit
 	 */
 	public CommitSteps(List<CaptureFlushHook> flushHooks, ApplicationEventPublisher publisher, OutboxStore store,
-			Duration availableAfter, List<CommittedEventsListener> committedListeners) {
+			RelayHandOff relayHandOff, List<CommittedEventsListener> committedListeners) {
 		this.flushHooks = List.copyOf(flushHooks);
 		this.deferredEvents = new DeferredEventPublisher(publisher);
 		this.store = store;
-		this.availableAfter = availableAfter;
+		this.relayHandOff = relayHandOff;
 		this.committedListeners = List.copyOf(committedListeners);
 	}
 
@@ -57,7 +57,7 @@ public final class CommitSteps {
 	}
 
 	void insert(List<CapturedEvent> events) {
-		this.store.insert(events, this.availableAfter);
+		this.store.insert(events, this.relayHandOff.gracePeriod());
 	}
 
 	/**

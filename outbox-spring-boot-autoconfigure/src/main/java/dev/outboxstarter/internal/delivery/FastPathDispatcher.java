@@ -11,6 +11,7 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Supplier;
 
 import dev.outboxstarter.internal.store.ClaimedEvent.OrderingKey;
+import dev.outboxstarter.internal.store.RelayHandOff;
 import dev.outboxstarter.spi.CapturedEvent;
 import dev.outboxstarter.spi.CommittedEventsListener;
 import dev.outboxstarter.spi.PublishPath;
@@ -25,9 +26,9 @@ import org.springframework.util.Assert;
 /**
  * Publishes committed outbox rows right away, so the happy path needs no polling. The committed events
  * go into bounded queues that never block the committing thread: when one is full they are dropped and
- * their rows wait for the relay, which takes them once their grace period has passed. Each queue has a
- * worker that claims the rows of its queued events in batches through the same locking,
- * head-of-line-checking delivery as the relay.
+ * their rows wait for the relay, which takes them once their grace period has passed (see
+ * {@link RelayHandOff}). Each queue has a worker that claims the rows of its queued events in batches
+ * through the same locking, head-of-line-checking delivery as the relay.
  * <p>
  * With several workers, one batch can be claimed and sent while another awaits its acknowledgements
  * and is marked, so an event committed meanwhile does not wait for a whole cycle before its own starts.

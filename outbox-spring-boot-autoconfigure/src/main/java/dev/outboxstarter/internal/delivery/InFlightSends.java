@@ -86,14 +86,6 @@ public final class InFlightSends {
 	}
 
 	/**
-	 * The sends kept.
-	 * @return their number
-	 */
-	int size() {
-		return this.sends.size();
-	}
-
-	/**
 	 * A send whose batch stopped waiting for it.
 	 */
 	static final class Send {

@@ -173,14 +173,6 @@ public final class Outages {
 	}
 
 	/**
-	 * How many destinations this record holds, paused or among the latest to acknowledge: bounded by the
-	 * transports and {@value #MAX_PAUSED_DESTINATIONS}, not by how many destinations there are.
-	 */
-	int destinationsHeld() {
-		return 2 * this.acknowledgements.size() + this.pausedDestinations.size();
-	}
-
-	/**
 	 * A transport's latest acknowledgement, to which destination, and its latest acknowledgement to any
 	 * other destination than that one. For any destination, the latest acknowledgement elsewhere is then
 	 * one of the two, so the memory does not grow with the destinations.

@@ -11,6 +11,7 @@ import java.util.function.Supplier;
 import dev.outboxstarter.internal.store.ClaimedBatch;
 import dev.outboxstarter.internal.store.ClaimedEvent;
 import dev.outboxstarter.internal.store.OutboxStore;
+import dev.outboxstarter.internal.store.RelayHandOff;
 import dev.outboxstarter.spi.DeliveryResult;
 import dev.outboxstarter.spi.PublishPath;
 import org.apache.commons.logging.Log;
@@ -23,7 +24,8 @@ import org.springframework.scheduling.concurrent.SimpleAsyncTaskScheduler;
 
 /**
  * Polls for due pending rows every poll interval and publishes them in batches until none are left.
- * Every instance runs one; {@code SKIP LOCKED} shares the rows between them. It runs on its own
+ * Every instance runs one; {@code SKIP LOCKED} shares the rows between them. A new row is due once
+ * the fast path's grace period is over (see {@link RelayHandOff}). It runs on its own
  * thread rather than through {@code @Scheduled}, so the starter does not switch on scheduling for
  * the whole application; the thread comes from Spring Boot's task scheduler builder, so it is a
  * virtual thread with {@code spring.threads.virtual.enabled=true}.

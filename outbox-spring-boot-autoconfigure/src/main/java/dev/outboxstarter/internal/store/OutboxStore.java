@@ -168,7 +168,8 @@ public class OutboxStore {
 	 * Inserts captured events: one statement for a single event, one JDBC batch for several. For the log
 	 * relay, deletes them again in the same transaction.
 	 * @param events the events, in capture order
-	 * @param availableAfter how long the relay leaves them alone (the fast-path grace)
+	 * @param availableAfter how long the relay leaves them alone: the grace period of the
+	 * {@link RelayHandOff}
 	 */
 	public void insert(List<CapturedEvent> events, Duration availableAfter) {
 		long delayMillis = availableAfter.toMillis();

@@ -655,6 +655,41 @@ public class BatchDeliveryTests {
 		assertThat(this.outbox.row(k2.id()).attempts()).isZero();
 	}
 
+	@Test
+	void listenerThatThrowsNeitherFailsTheBatchNorKeepsItsOutcomeFromTheOtherListeners(CapturedOutput output) {
+		CapturedEvent k1 = event("queue", "q", "K");
+		insert(k1);
+		InMemoryTransport transport = new InMemoryTransport("queue", false, (message) -> true);
+		OutboxDeliveryListener throwing = new OutboxDeliveryListener() {
+
+			@Override
+			public void published(PublishPath path, String transport, OutboxMessage message, Instant acknowledgedAt) {
+				throw new IllegalStateException("metrics registry closed");
+			}
+
+			@Override
+			public String toString() {
+				return "throwing listener";
+			}
+
+		};
+		RecordingListener recording = new RecordingListener();
+		BatchDelivery delivery = new BatchDelivery(this.store, Map.of("queue", transport), TEN_ATTEMPTS,
+				Duration.ofSeconds(5), true, this.outbox.transactions(), List.of(throwing, recording),
+				new Outages(TEN_ATTEMPTS));
+
+		DeliveryResult result = delivery.deliver(PublishPath.FAST, (store) -> store.claimCaptured(List.of(k1)));
+		DeliveryResult relay = delivery.deliver(PublishPath.RELAY, due());
+
+		assertThat(result).isEqualTo(new DeliveryResult(1, 1, 0));
+		assertThat(relay).isEqualTo(new DeliveryResult(0, 0, 0));
+		assertThat(transport.sent).containsExactly(k1.id());
+		assertThat(this.outbox.row(k1.id()).status()).isEqualTo("PUBLISHED");
+		assertThat(recording.published).containsExactly(k1.id());
+		assertThat(output.getAll()).contains("throwing listener")
+			.contains("java.lang.IllegalStateException: metrics registry closed");
+	}
+
 	private static RetryPolicy oneAttempt() {
 		return new RetryPolicy(Duration.ofMinutes(1), 2, Duration.ofMinutes(5), 0, 1);
 	}
