@@ -36,9 +36,11 @@ import dev.outboxstarter.internal.routing.OutboxTransports;
 import dev.outboxstarter.internal.routing.RouteDefinition;
 import dev.outboxstarter.internal.routing.RoutePropertyNames;
 import dev.outboxstarter.internal.schema.OutboxSchemaInitializer;
+import dev.outboxstarter.internal.store.ClaimIdleLimit;
 import dev.outboxstarter.internal.store.OutboxStatements;
 import dev.outboxstarter.internal.store.OutboxStore;
 import dev.outboxstarter.internal.store.StoredDeadEvents;
+import dev.outboxstarter.internal.store.StoredEvents;
 import dev.outboxstarter.operations.OutboxOperations;
 import dev.outboxstarter.spi.CommittedEventsListener;
 import dev.outboxstarter.spi.EventHeadersContributor;
@@ -86,13 +88,20 @@ public final class OutboxAutoConfiguration {
 	@Bean
 	OutboxStore outboxStore(DataSource dataSource, OutboxProperties properties, ObjectProvider<JsonMapper> jsonMapper) {
 		DatabaseVendor vendor = DatabaseVendor.of(dataSource);
+		return new OutboxStore(dataSource, vendor, statements(vendor, properties),
+				jsonMapper.getIfAvailable(JsonMapper::new), properties.getRelay().getMode() == RelayMode.LOG,
+				ClaimIdleLimit.forPublishTimeout(properties.getPublishTimeout()));
+	}
+
+	@Bean
+	StoredEvents outboxStoredEvents(DataSource dataSource, OutboxStore store, OutboxProperties properties) {
+		return new StoredEvents(dataSource, store.vendor(), statements(store.vendor(), properties));
+	}
+
+	private static OutboxStatements statements(DatabaseVendor vendor, OutboxProperties properties) {
 		Cleanup cleanup = properties.getCleanup();
-		OutboxStatements statements = OutboxStatements.load(vendor, properties.getTableName(),
-				properties.getOrdering() == Ordering.PER_KEY, properties.isDeadEventBlocksKey(),
-				cleanup.isEnabled() && cleanup.getPublishedRetention().isZero());
-		return new OutboxStore(dataSource, vendor, statements, jsonMapper.getIfAvailable(JsonMapper::new),
-				properties.getRelay().getMode() == RelayMode.LOG,
-				OutboxStore.claimIdleLimit(properties.getPublishTimeout()));
+		return OutboxStatements.load(vendor, properties.getTableName(), properties.getOrdering() == Ordering.PER_KEY,
+				properties.isDeadEventBlocksKey(), cleanup.isEnabled() && cleanup.getPublishedRetention().isZero());
 	}
 
 	@Bean
@@ -172,10 +181,10 @@ public final class OutboxAutoConfiguration {
 
 	@Bean
 	@ConditionalOnBooleanProperty(name = "outbox.cleanup.enabled", matchIfMissing = true)
-	OutboxCleanup outboxCleanup(OutboxStore store, DataSource dataSource, OutboxProperties properties,
+	OutboxCleanup outboxCleanup(StoredEvents storedEvents, DataSource dataSource, OutboxProperties properties,
 			ObjectProvider<SimpleAsyncTaskSchedulerBuilder> schedulers) {
 		OutboxProperties.Cleanup cleanup = properties.getCleanup();
-		return new OutboxCleanup(store, OutboxTransactions.readCommitted(dataSource),
+		return new OutboxCleanup(storedEvents, OutboxTransactions.readCommitted(dataSource),
 				cleanup.getPublishedRetention(), cleanup.getDeadRetention(), cleanup.getBatchSize(),
 				cleanup.getInterval(), OutboxThreads.named(schedulers, "outbox-cleanup"));
 	}
@@ -217,11 +226,11 @@ public final class OutboxAutoConfiguration {
 	}
 
 	@Bean
-	OutboxOperations outboxOperations(OutboxProperties properties, OutboxStore store, OutboxTransports transports,
-			Outages outages, ObjectProvider<OutboxCapture> capture, ObjectProvider<BatchDelivery> delivery,
-			ObjectProvider<OutboxRelay> relay, ObjectProvider<FastPathDispatcher> fastPath,
-			ObjectProvider<BacklogMonitor> backlog) {
-		return new DefaultOutboxOperations(properties.getRelay().getMode().value(), store, transports, outages,
+	OutboxOperations outboxOperations(OutboxProperties properties, StoredEvents storedEvents,
+			OutboxTransports transports, Outages outages, ObjectProvider<OutboxCapture> capture,
+			ObjectProvider<BatchDelivery> delivery, ObjectProvider<OutboxRelay> relay,
+			ObjectProvider<FastPathDispatcher> fastPath, ObjectProvider<BacklogMonitor> backlog) {
+		return new DefaultOutboxOperations(properties.getRelay().getMode().value(), storedEvents, transports, outages,
 				capture, delivery, relay, fastPath, backlog);
 	}
 
@@ -243,8 +252,8 @@ public final class OutboxAutoConfiguration {
 
 	@Bean
 	@ConditionalOnMissingBean
-	DeadEvents outboxDeadEvents(OutboxStore store) {
-		return new StoredDeadEvents(store);
+	DeadEvents outboxDeadEvents(StoredEvents storedEvents) {
+		return new StoredDeadEvents(storedEvents);
 	}
 
 	/**
@@ -254,9 +263,9 @@ public final class OutboxAutoConfiguration {
 	@Bean
 	@Conditional(OnBacklogConsumerCondition.class)
 	@ConditionalOnProperty(name = "outbox.relay.mode", havingValue = "polling", matchIfMissing = true)
-	BacklogMonitor outboxBacklogMonitor(OutboxStore store, OutboxProperties properties,
+	BacklogMonitor outboxBacklogMonitor(StoredEvents storedEvents, OutboxProperties properties,
 			ObjectProvider<SimpleAsyncTaskSchedulerBuilder> schedulers) {
-		return new BacklogMonitor(store, properties.getBacklog().getRefreshInterval(),
+		return new BacklogMonitor(storedEvents, properties.getBacklog().getRefreshInterval(),
 				OutboxThreads.named(schedulers, "outbox-backlog"));
 	}
 

@@ -29,6 +29,7 @@ import dev.outboxstarter.internal.store.ClaimedBatch;
 import dev.outboxstarter.internal.store.ClaimedEvent;
 import dev.outboxstarter.internal.store.OutboxStatements;
 import dev.outboxstarter.internal.store.OutboxStore;
+import dev.outboxstarter.internal.store.StoredEvents;
 import dev.outboxstarter.spi.CapturedEvent;
 import dev.outboxstarter.spi.DeliveryResult;
 import dev.outboxstarter.spi.OutboxTransport;
@@ -181,6 +182,14 @@ public final class OutboxTestTable {
 	public OutboxStore store(DataSource dataSource, Duration claimIdleLimit) {
 		return new OutboxStore(dataSource, this.vendor, OutboxStatements.load(this.vendor, this.table, true, false),
 				new JsonMapper(), false, claimIdleLimit);
+	}
+
+	/**
+	 * The rows of this table as operations and housekeeping see them.
+	 * @return the stored events
+	 */
+	public StoredEvents storedEvents() {
+		return new StoredEvents(this.dataSource, this.vendor, OutboxStatements.load(this.vendor, this.table, true, false));
 	}
 
 	/**

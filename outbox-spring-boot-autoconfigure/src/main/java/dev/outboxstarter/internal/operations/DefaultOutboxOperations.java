@@ -14,7 +14,7 @@ import dev.outboxstarter.internal.delivery.Outages;
 import dev.outboxstarter.internal.delivery.OutboxRelay;
 import dev.outboxstarter.internal.housekeeping.BacklogMonitor;
 import dev.outboxstarter.internal.routing.OutboxTransports;
-import dev.outboxstarter.internal.store.OutboxStore;
+import dev.outboxstarter.internal.store.StoredEvents;
 import dev.outboxstarter.operations.BacklogReading;
 import dev.outboxstarter.operations.EventCount;
 import dev.outboxstarter.operations.EventStatus;
@@ -41,7 +41,7 @@ public final class DefaultOutboxOperations implements OutboxOperations {
 
 	private final String relayMode;
 
-	private final OutboxStore store;
+	private final StoredEvents storedEvents;
 
 	private final OutboxTransports transports;
 
@@ -57,12 +57,12 @@ public final class DefaultOutboxOperations implements OutboxOperations {
 
 	private final Supplier<Optional<BacklogMonitor>> backlog;
 
-	public DefaultOutboxOperations(String relayMode, OutboxStore store, OutboxTransports transports, Outages outages,
-			ObjectProvider<OutboxCapture> capture, ObjectProvider<BatchDelivery> delivery,
+	public DefaultOutboxOperations(String relayMode, StoredEvents storedEvents, OutboxTransports transports,
+			Outages outages, ObjectProvider<OutboxCapture> capture, ObjectProvider<BatchDelivery> delivery,
 			ObjectProvider<OutboxRelay> relay, ObjectProvider<FastPathDispatcher> fastPath,
 			ObjectProvider<BacklogMonitor> backlog) {
 		this.relayMode = relayMode;
-		this.store = store;
+		this.storedEvents = storedEvents;
 		this.transports = transports;
 		this.outages = outages;
 		this.capture = SingletonSupplier.of(capture::getObject);
@@ -91,22 +91,22 @@ public final class DefaultOutboxOperations implements OutboxOperations {
 
 	@Override
 	public BacklogReading readBacklog() {
-		return this.store.readBacklog();
+		return this.storedEvents.readBacklog();
 	}
 
 	@Override
 	public List<EventCount> countByStatus() {
-		return this.store.countByStatus();
+		return this.storedEvents.countByStatus();
 	}
 
 	@Override
 	public List<StoredEvent> list(EventStatus status, int offset, int limit, boolean withValues) {
-		return this.store.list(status, offset, limit, withValues);
+		return this.storedEvents.list(status, offset, limit, withValues);
 	}
 
 	@Override
 	public boolean discard(UUID id) {
-		return this.store.discard(id);
+		return this.storedEvents.discard(id);
 	}
 
 	@Override

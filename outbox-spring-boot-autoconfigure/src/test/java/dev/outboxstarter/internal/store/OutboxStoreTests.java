@@ -595,30 +595,13 @@ public class OutboxStoreTests {
 		assertThat(outbox.claimDueIds(store, 10)).as("by default a DEAD row stops blocking")
 			.containsExactly(second.id(), other.id());
 
-		assertThat(store.retryDead(first.id())).isTrue();
-		assertThat(store.retryDead(first.id())).as("no longer DEAD").isFalse();
+		StoredEvents storedEvents = outbox.storedEvents();
+		assertThat(storedEvents.retryDead(first.id())).isTrue();
+		assertThat(storedEvents.retryDead(first.id())).as("no longer DEAD").isFalse();
 		Row retried = outbox.row(first.id());
 		assertThat(retried.status()).isEqualTo("PENDING");
 		assertThat(retried.attempts()).isZero();
 		assertThat(outbox.claimDueIds(blocking, 10)).containsExactly(first.id(), second.id(), other.id());
-	}
-
-	@ParameterizedTest
-	@EnumSource(TestDatabase.class)
-	void retryAllDeadPutsBackTheDeadRowsOfATypeOrAll(TestDatabase database) {
-		OutboxTestTable outbox = OutboxTestTable.prepare(database, TABLE);
-		OutboxStore store = outbox.store();
-		CapturedEvent first = event("K1");
-		CapturedEvent second = event("K2");
-		outbox.insert(store, Duration.ZERO, first, second);
-		outbox.transactions()
-			.executeWithoutResult((status) -> store.markFailed(List.of(new FailedAttempt(first.id(), true, Duration.ZERO, "x"),
-					new FailedAttempt(second.id(), true, Duration.ZERO, "y"))));
-
-		assertThat(store.retryAllDead("SomethingElse")).isZero();
-		assertThat(store.retryAllDead("OrderPlaced")).isEqualTo(2);
-		assertThat(store.retryAllDead(null)).isZero();
-		assertThat(outbox.row(first.id()).status()).isEqualTo("PENDING");
 	}
 
 	@ParameterizedTest
