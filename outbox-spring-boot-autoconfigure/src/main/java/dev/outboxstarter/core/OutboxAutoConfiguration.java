@@ -38,6 +38,8 @@ import dev.outboxstarter.internal.routing.RoutePropertyNames;
 import dev.outboxstarter.internal.schema.OutboxSchemaInitializer;
 import dev.outboxstarter.internal.store.ClaimIdleLimit;
 import dev.outboxstarter.internal.store.OutboxStatements;
+import dev.outboxstarter.internal.store.OutboxStatements.KeyOrdering;
+import dev.outboxstarter.internal.store.OutboxStatements.PublishedRows;
 import dev.outboxstarter.internal.store.OutboxStore;
 import dev.outboxstarter.internal.store.StoredDeadEvents;
 import dev.outboxstarter.internal.store.StoredEvents;
@@ -99,9 +101,12 @@ public final class OutboxAutoConfiguration {
 	}
 
 	private static OutboxStatements statements(DatabaseVendor vendor, OutboxProperties properties) {
+		KeyOrdering keyOrdering = (properties.getOrdering() != Ordering.PER_KEY) ? KeyOrdering.NONE
+				: properties.isDeadEventBlocksKey() ? KeyOrdering.PER_KEY_DEAD_BLOCKS : KeyOrdering.PER_KEY;
 		Cleanup cleanup = properties.getCleanup();
-		return OutboxStatements.load(vendor, properties.getTableName(), properties.getOrdering() == Ordering.PER_KEY,
-				properties.isDeadEventBlocksKey(), cleanup.isEnabled() && cleanup.getPublishedRetention().isZero());
+		PublishedRows publishedRows = (cleanup.isEnabled() && cleanup.getPublishedRetention().isZero())
+				? PublishedRows.DELETED : PublishedRows.KEPT;
+		return OutboxStatements.load(vendor, properties.getTableName(), keyOrdering, publishedRows);
 	}
 
 	@Bean
