@@ -85,8 +85,6 @@ import org.springframework.util.StringUtils;
 @ImportRuntimeHints(OutboxRuntimeHints.class)
 public final class OutboxAutoConfiguration {
 
-	private static final String KAFKA_TRANSPORT = "kafka";
-
 	@Bean
 	OutboxStore outboxStore(DataSource dataSource, OutboxProperties properties, ObjectProvider<JsonMapper> jsonMapper) {
 		DatabaseVendor vendor = DatabaseVendor.of(dataSource);
@@ -128,7 +126,7 @@ public final class OutboxAutoConfiguration {
 		boolean logRelay = properties.getRelay().getMode() == RelayMode.LOG;
 		Set<String> transportNames = transports.names()
 			.stream()
-			.filter((name) -> !logRelay || KAFKA_TRANSPORT.equals(name))
+			.filter((name) -> !logRelay || OutboxProperties.KAFKA_TRANSPORT.equals(name))
 			.collect(Collectors.toSet());
 		return new EventRouting(routers.orderedStream().toList(), routes, properties.getDefaultTransport(),
 				transportNames, logRelay ? "outbox.relay.mode=log publishes to Kafka only (Debezium reads the rows "

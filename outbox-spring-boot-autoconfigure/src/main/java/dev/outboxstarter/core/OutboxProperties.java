@@ -25,6 +25,12 @@ import org.springframework.util.unit.DataSize;
 public class OutboxProperties {
 
 	/**
+	 * The Kafka transport's name: the default transport, and the only one the log relay publishes to.
+	 * The same as {@code KafkaOutboxTransport.NAME}, which this package must not depend on.
+	 */
+	static final String KAFKA_TRANSPORT = "kafka";
+
+	/**
 	 * Whether the outbox captures and publishes events.
 	 */
 	private final boolean enabled;
@@ -102,7 +108,7 @@ public class OutboxProperties {
 	private final Map<String, Route> routes;
 
 	public OutboxProperties(@DefaultValue("true") boolean enabled, @DefaultValue("outbox_event") String tableName,
-			@DefaultValue("1MB") DataSize maxPayloadSize, @DefaultValue("kafka") String defaultTransport,
+			@DefaultValue("1MB") DataSize maxPayloadSize, @DefaultValue(KAFKA_TRANSPORT) String defaultTransport,
 			@DefaultValue("outbox") MessageFormat messageFormat, @DefaultValue("per-key") Ordering ordering,
 			@DefaultValue("false") boolean deadEventBlocksKey, @DefaultValue("10s") Duration publishTimeout,
 			@DefaultValue("10s") Duration shutdownTimeout, @DefaultValue FastPath fastPath, @DefaultValue Relay relay,
