@@ -74,6 +74,8 @@ import org.springframework.util.StringUtils;
 /**
  * Auto-configuration of the outbox: capture of events into the application's transactions, the
  * table, the fast path and the relay. Transports come from their own auto-configurations.
+ *
+ * @since 0.1.0
  */
 @AutoConfiguration(afterName = { "org.springframework.boot.jdbc.autoconfigure.DataSourceAutoConfiguration",
 		"org.springframework.boot.jackson.autoconfigure.JacksonAutoConfiguration",

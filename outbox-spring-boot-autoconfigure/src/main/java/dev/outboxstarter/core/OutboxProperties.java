@@ -20,6 +20,8 @@ import org.springframework.util.unit.DataSize;
 
 /**
  * Configuration of the transactional outbox.
+ *
+ * @since 0.1.0
  */
 @ConfigurationProperties("outbox")
 public class OutboxProperties {

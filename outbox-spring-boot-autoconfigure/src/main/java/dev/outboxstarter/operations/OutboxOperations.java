@@ -13,6 +13,8 @@ import org.jspecify.annotations.Nullable;
  * The running outbox as operations see it: the backlog, the rows by status, what this instance found
  * unavailable, its relay and fast path, and the few actions an operator or a test takes. The actuator
  * endpoint and health indicator, the metrics and the test kit read the engine through it alone.
+ *
+ * @since 0.1.0
  */
 public interface OutboxOperations {
 

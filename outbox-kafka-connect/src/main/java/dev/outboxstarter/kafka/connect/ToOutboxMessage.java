@@ -43,6 +43,7 @@ import org.apache.kafka.connect.transforms.Transformation;
  * writes them as UTF-8 bytes, like the transport.
  *
  * @param <R> the record type
+ * @since 0.1.0
  */
 public class ToOutboxMessage<R extends ConnectRecord<R>> implements Transformation<R> {
 
