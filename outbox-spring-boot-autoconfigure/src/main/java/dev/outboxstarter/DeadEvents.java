@@ -8,6 +8,8 @@ import org.jspecify.annotations.Nullable;
  * The events that used up their attempts ({@code DEAD}): kept in the table, never retried on their
  * own. Once the cause is fixed, put them back to pending: they are published again with a fresh set of
  * attempts, in their key's order.
+ *
+ * @since 0.1.0
  */
 public interface DeadEvents {
 

@@ -14,6 +14,8 @@ import org.springframework.aot.hint.annotation.Reflective;
  * id this consumer already processed is skipped (see {@link Inbox}). The method must take the record
  * or message with its headers: a Kafka {@code ConsumerRecord}, a Spring AMQP {@code Message} or a
  * Spring {@code Message}. Needs {@code outbox.inbox.enabled=true}.
+ *
+ * @since 0.1.0
  */
 @Target(ElementType.METHOD)
 @Retention(RetentionPolicy.RUNTIME)

@@ -15,6 +15,8 @@ import org.jspecify.annotations.Nullable;
  * <p>
  * On {@code @KafkaListener} and {@code @RabbitListener} methods, {@link IdempotentConsumer} does this
  * without code.
+ *
+ * @since 0.1.0
  */
 public interface Inbox {
 

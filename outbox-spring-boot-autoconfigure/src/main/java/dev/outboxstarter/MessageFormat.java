@@ -7,6 +7,8 @@ import org.jspecify.annotations.Nullable;
 /**
  * How an outbox event is laid out on the broker. The payload is the event as JSON in either format;
  * the formats differ in the headers that describe it.
+ *
+ * @since 0.1.0
  */
 public enum MessageFormat {
 

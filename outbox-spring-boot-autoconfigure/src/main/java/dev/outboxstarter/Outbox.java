@@ -7,6 +7,8 @@ import org.jspecify.annotations.Nullable;
  * or JPA without {@code @DomainEvents}. The same rules apply as for aggregate events: the event must
  * be routed (see {@link OutboxEvent}), a transaction must be active, and the event is written with
  * that transaction's other outbox events just before it commits.
+ *
+ * @since 0.1.0
  */
 public interface Outbox {
 

@@ -3,6 +3,8 @@ package dev.outboxstarter;
 /**
  * The outbox cannot start as configured. Spring Boot reports it as a failure analysis: what is wrong
  * (the description) and what to change (the action), without a stack trace.
+ *
+ * @since 0.1.0
  */
 public class OutboxConfigurationException extends IllegalStateException {
 

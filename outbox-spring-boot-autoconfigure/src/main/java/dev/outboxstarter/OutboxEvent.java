@@ -21,6 +21,7 @@ import java.lang.annotation.Target;
  * Event types without this annotation, without an {@code outbox.routes} entry and not claimed by an
  * {@link OutboxEventRouter} stay ordinary application events.
  *
+ * @since 0.1.0
  * @see Outbox
  * @see OutboxEventRouter
  */

@@ -9,6 +9,8 @@ import org.jspecify.annotations.Nullable;
  * library. Declare it as a bean; every router is asked, in order, before annotations and
  * {@code outbox.routes} properties are looked at. Override {@link #routes} to send an event to
  * several destinations.
+ *
+ * @since 0.1.0
  */
 @FunctionalInterface
 public interface OutboxEventRouter {

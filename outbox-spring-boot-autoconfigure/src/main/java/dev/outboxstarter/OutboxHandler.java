@@ -22,6 +22,8 @@ import org.springframework.aot.hint.annotation.Reflective;
  * <p>
  * Delivery is at least once: a handler can run again for the same event (e.g. after a crash between
  * its commit and the outbox's), so make it idempotent, for example by the message id.
+ *
+ * @since 0.1.0
  */
 @Target(ElementType.METHOD)
 @Retention(RetentionPolicy.RUNTIME)

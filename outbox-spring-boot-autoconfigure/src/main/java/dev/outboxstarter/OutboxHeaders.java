@@ -2,6 +2,8 @@ package dev.outboxstarter;
 
 /**
  * Names of the headers every published outbox message carries, whatever the transport.
+ *
+ * @since 0.1.0
  */
 public final class OutboxHeaders {
 

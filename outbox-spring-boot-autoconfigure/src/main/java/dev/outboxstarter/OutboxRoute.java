@@ -14,6 +14,7 @@ import org.springframework.util.Assert;
  * @param key message and ordering key; {@code null} uses the aggregate id
  * @param format how the message is laid out on the broker; {@code null} uses
  * {@code outbox.message-format}
+ * @since 0.1.0
  */
 public record OutboxRoute(String eventType, String transport, String destination, @Nullable String key,
 		@Nullable MessageFormat format) {

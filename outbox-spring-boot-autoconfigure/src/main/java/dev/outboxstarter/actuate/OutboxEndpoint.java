@@ -48,6 +48,8 @@ import org.springframework.boot.actuate.endpoint.annotation.WriteOperation;
  * </ul>
  * Its default access is read-only: the retry and discard operations exist only where the application
  * grants more, with {@code management.endpoint.outbox.access=unrestricted}.
+ *
+ * @since 0.1.0
  */
 @Endpoint(id = "outbox", defaultAccess = Access.READ_ONLY)
 public class OutboxEndpoint {

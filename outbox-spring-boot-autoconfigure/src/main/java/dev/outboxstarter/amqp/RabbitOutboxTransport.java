@@ -214,14 +214,6 @@ class RabbitOutboxTransport implements OutboxTransport, DisposableBean {
 		this.template.destroy();
 	}
 
-	/**
-	 * The template the transport publishes with.
-	 * @return the template
-	 */
-	public RabbitTemplate getTemplate() {
-		return this.template;
-	}
-
 	static Message toAmqp(OutboxMessage message) {
 		MessageProperties properties = new MessageProperties();
 		properties.setContentType(MessageProperties.CONTENT_TYPE_JSON);

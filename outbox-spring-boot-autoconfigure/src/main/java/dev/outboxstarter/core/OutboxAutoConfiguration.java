@@ -40,10 +40,14 @@ import dev.outboxstarter.internal.routing.RouteDefinition;
 import dev.outboxstarter.internal.routing.RouteFormats;
 import dev.outboxstarter.internal.routing.RoutePropertyNames;
 import dev.outboxstarter.internal.schema.OutboxSchemaInitializer;
+import dev.outboxstarter.internal.store.ClaimIdleLimit;
 import dev.outboxstarter.internal.store.OutboxStatements;
+import dev.outboxstarter.internal.store.OutboxStatements.KeyOrdering;
+import dev.outboxstarter.internal.store.OutboxStatements.PublishedRows;
 import dev.outboxstarter.internal.store.OutboxStore;
 import dev.outboxstarter.internal.store.RelayHandOff;
 import dev.outboxstarter.internal.store.StoredDeadEvents;
+import dev.outboxstarter.internal.store.StoredEvents;
 import dev.outboxstarter.operations.OutboxAdministration;
 import dev.outboxstarter.operations.OutboxMonitoring;
 import dev.outboxstarter.operations.OutboxTesting;
@@ -77,6 +81,8 @@ import org.springframework.util.StringUtils;
 /**
  * Auto-configuration of the outbox: capture of events into the application's transactions, the
  * table, the fast path and the relay. Transports come from their own auto-configurations.
+ *
+ * @since 0.1.0
  */
 @AutoConfiguration(afterName = { "org.springframework.boot.jdbc.autoconfigure.DataSourceAutoConfiguration",
 		"org.springframework.boot.jackson.autoconfigure.JacksonAutoConfiguration",
@@ -91,13 +97,23 @@ public final class OutboxAutoConfiguration {
 	@Bean
 	OutboxStore outboxStore(DataSource dataSource, OutboxProperties properties, ObjectProvider<JsonMapper> jsonMapper) {
 		DatabaseVendor vendor = DatabaseVendor.of(dataSource);
+		return new OutboxStore(dataSource, vendor, statements(vendor, properties),
+				jsonMapper.getIfAvailable(JsonMapper::new), properties.getRelay().getMode() == RelayMode.LOG,
+				ClaimIdleLimit.forPublishTimeout(properties.getPublishTimeout()));
+	}
+
+	@Bean
+	StoredEvents outboxStoredEvents(DataSource dataSource, OutboxStore store, OutboxProperties properties) {
+		return new StoredEvents(dataSource, store.vendor(), statements(store.vendor(), properties));
+	}
+
+	private static OutboxStatements statements(DatabaseVendor vendor, OutboxProperties properties) {
+		KeyOrdering keyOrdering = (properties.getOrdering() != Ordering.PER_KEY) ? KeyOrdering.NONE
+				: properties.isDeadEventBlocksKey() ? KeyOrdering.PER_KEY_DEAD_BLOCKS : KeyOrdering.PER_KEY;
 		Cleanup cleanup = properties.getCleanup();
-		OutboxStatements statements = OutboxStatements.load(vendor, properties.getTableName(),
-				properties.getOrdering() == Ordering.PER_KEY, properties.isDeadEventBlocksKey(),
-				cleanup.isEnabled() && cleanup.getPublishedRetention().isZero());
-		return new OutboxStore(dataSource, vendor, statements, jsonMapper.getIfAvailable(JsonMapper::new),
-				properties.getRelay().getMode() == RelayMode.LOG,
-				OutboxStore.claimIdleLimit(properties.getPublishTimeout()));
+		PublishedRows publishedRows = (cleanup.isEnabled() && cleanup.getPublishedRetention().isZero())
+				? PublishedRows.DELETED : PublishedRows.KEPT;
+		return OutboxStatements.load(vendor, properties.getTableName(), keyOrdering, publishedRows);
 	}
 
 	@Bean
@@ -172,10 +188,10 @@ public final class OutboxAutoConfiguration {
 
 	@Bean
 	@ConditionalOnBooleanProperty(name = "outbox.cleanup.enabled", matchIfMissing = true)
-	OutboxCleanup outboxCleanup(OutboxStore store, DataSource dataSource, OutboxProperties properties,
+	OutboxCleanup outboxCleanup(StoredEvents storedEvents, DataSource dataSource, OutboxProperties properties,
 			ObjectProvider<SimpleAsyncTaskSchedulerBuilder> schedulers) {
 		OutboxProperties.Cleanup cleanup = properties.getCleanup();
-		return new OutboxCleanup(store, OutboxTransactions.readCommitted(dataSource),
+		return new OutboxCleanup(storedEvents, OutboxTransactions.readCommitted(dataSource),
 				cleanup.getPublishedRetention(), cleanup.getDeadRetention(), cleanup.getBatchSize(),
 				cleanup.getInterval(), OutboxThreads.named(schedulers, "outbox-cleanup"));
 	}
@@ -222,11 +238,11 @@ public final class OutboxAutoConfiguration {
 	 * neither backs off. The starter's other auto-configurations take it as the sign that the outbox runs.
 	 */
 	@Bean
-	OutboxMonitoring outboxMonitoring(OutboxProperties properties, OutboxStore store, OutboxTransports transports,
-			Outages outages, ObjectProvider<OutboxRelay> relay, ObjectProvider<FastPathDispatcher> fastPath,
+	OutboxMonitoring outboxMonitoring(OutboxProperties properties, StoredEvents storedEvents,
+			OutboxTransports transports, Outages outages, ObjectProvider<OutboxRelay> relay, ObjectProvider<FastPathDispatcher> fastPath,
 			ObjectProvider<BacklogMonitor> backlog) {
-		return new DefaultOutboxMonitoring(properties.getRelay().getMode().value(), store, transports, outages, relay,
-				fastPath, backlog);
+		return new DefaultOutboxMonitoring(properties.getRelay().getMode().value(), storedEvents, transports, outages,
+				relay, fastPath, backlog);
 	}
 
 	/**
@@ -235,8 +251,8 @@ public final class OutboxAutoConfiguration {
 	 */
 	@Bean
 	@ConditionalOnMissingBean
-	OutboxAdministration outboxAdministration(OutboxStore store) {
-		return new DefaultOutboxAdministration(store);
+	OutboxAdministration outboxAdministration(StoredEvents storedEvents) {
+		return new DefaultOutboxAdministration(storedEvents);
 	}
 
 	/**
@@ -265,8 +281,8 @@ public final class OutboxAutoConfiguration {
 
 	@Bean
 	@ConditionalOnMissingBean
-	DeadEvents outboxDeadEvents(OutboxStore store) {
-		return new StoredDeadEvents(store);
+	DeadEvents outboxDeadEvents(StoredEvents storedEvents) {
+		return new StoredDeadEvents(storedEvents);
 	}
 
 	/**
@@ -276,9 +292,9 @@ public final class OutboxAutoConfiguration {
 	@Bean
 	@Conditional(OnBacklogConsumerCondition.class)
 	@ConditionalOnProperty(name = "outbox.relay.mode", havingValue = "polling", matchIfMissing = true)
-	BacklogMonitor outboxBacklogMonitor(OutboxStore store, OutboxProperties properties,
+	BacklogMonitor outboxBacklogMonitor(StoredEvents storedEvents, OutboxProperties properties,
 			ObjectProvider<SimpleAsyncTaskSchedulerBuilder> schedulers) {
-		return new BacklogMonitor(store, properties.getBacklog().getRefreshInterval(),
+		return new BacklogMonitor(storedEvents, properties.getBacklog().getRefreshInterval(),
 				OutboxThreads.named(schedulers, "outbox-backlog"));
 	}
 

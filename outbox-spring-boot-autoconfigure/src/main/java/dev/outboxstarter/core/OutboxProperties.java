@@ -10,6 +10,7 @@ import java.util.Map;
 
 import dev.outboxstarter.MessageFormat;
 import dev.outboxstarter.internal.jdbc.TableName;
+import dev.outboxstarter.internal.routing.RoutableTransports;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.boot.context.properties.ConfigurationProperties;
@@ -20,6 +21,8 @@ import org.springframework.util.unit.DataSize;
 
 /**
  * Configuration of the transactional outbox.
+ *
+ * @since 0.1.0
  */
 @ConfigurationProperties("outbox")
 public class OutboxProperties {
@@ -98,7 +101,7 @@ public class OutboxProperties {
 	private final Map<String, Route> routes;
 
 	public OutboxProperties(@DefaultValue("true") boolean enabled, @DefaultValue("outbox_event") String tableName,
-			@DefaultValue("1MB") DataSize maxPayloadSize, @DefaultValue("kafka") String defaultTransport,
+			@DefaultValue("1MB") DataSize maxPayloadSize, @DefaultValue(RoutableTransports.KAFKA) String defaultTransport,
 			@DefaultValue("outbox") MessageFormat messageFormat, @DefaultValue("per-key") Ordering ordering,
 			@DefaultValue("false") boolean deadEventBlocksKey, @DefaultValue("10s") Duration publishTimeout,
 			@DefaultValue("10s") Duration shutdownTimeout, @DefaultValue FastPath fastPath, @DefaultValue Relay relay,

@@ -71,16 +71,7 @@ class KafkaOutboxTransport implements OutboxTransport, DisposableBean {
 	}
 
 	private static boolean keepsKeyOrder(ProducerFactory<?, ?> producerFactory) {
-		Map<String, Object> configuration;
-		try {
-			configuration = producerFactory.getConfigurationProperties();
-		}
-		catch (UnsupportedOperationException ex) {
-			logger.info("The outbox cannot read the settings of the Kafka producer factory " + producerFactory
-					+ ", so it sends a key's next event only once the previous one is acknowledged");
-			return false;
-		}
-		ProducerSettings settings = ProducerSettings.of(configuration);
+		ProducerSettings settings = ProducerSettings.of(producerFactory.getConfigurationProperties());
 		settings.check();
 		String description = settings.describe();
 		if (description != null) {

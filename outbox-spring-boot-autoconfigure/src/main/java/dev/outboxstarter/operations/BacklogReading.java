@@ -13,6 +13,7 @@ import org.jspecify.annotations.Nullable;
  * pending
  * @param dead DEAD rows
  * @param databaseNow the database clock when it was read
+ * @since 0.1.0
  */
 public record BacklogReading(long pending, @Nullable Instant oldestPendingCreatedAt, long dead, Instant databaseNow) {
 

@@ -2,6 +2,8 @@ package dev.outboxstarter.operations;
 
 /**
  * Where an outbox row is in its life.
+ *
+ * @since 0.1.0
  */
 public enum EventStatus {
 

@@ -13,6 +13,7 @@ import java.time.Instant;
  * @param until when the current pause is over (in the past while the next send to it is awaited)
  * @param pauses how many pauses in a row, the current one included
  * @param error the failure that started the current pause
+ * @since 0.1.0
  */
 public record PausedDestination(String transport, String destination, Instant until, int pauses, String error) {
 }

@@ -24,6 +24,7 @@ import org.jspecify.annotations.Nullable;
  * @param publishedAt when it was acknowledged, if it was
  * @param payload the event as JSON, when values are asked for
  * @param headers its stored headers as JSON, when values are asked for
+ * @since 0.1.0
  */
 public record StoredEvent(UUID id, long seq, String eventType, String transport, String destination,
 		@Nullable String key, @Nullable String aggregateType, @Nullable String aggregateId, EventStatus status,

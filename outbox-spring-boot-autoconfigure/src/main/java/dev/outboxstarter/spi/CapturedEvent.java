@@ -17,6 +17,7 @@ import org.jspecify.annotations.Nullable;
  * @param messageKey message and ordering key, if any
  * @param payload the serialized event
  * @param headers headers to send with it
+ * @since 0.1.0
  */
 public record CapturedEvent(UUID id, @Nullable String aggregateType, @Nullable String aggregateId, String eventType,
 		String transport, String destination, @Nullable String messageKey, String payload,

@@ -22,6 +22,7 @@ import org.jspecify.annotations.Nullable;
  * @param type the logical event type
  * @param subject the id of the aggregate that raised the event, if any
  * @param time when the event was captured
+ * @since 0.1.0
  */
 public record CloudEventAttributes(String id, String source, String type, @Nullable String subject, Instant time) {
 

@@ -5,6 +5,8 @@ import java.util.List;
 /**
  * Told the outbox rows of a transaction right after it committed: the fast path, the metrics. Must
  * not block or throw: the business transaction has committed and its caller is waiting.
+ *
+ * @since 0.1.0
  */
 @FunctionalInterface
 public interface CommittedEventsListener {

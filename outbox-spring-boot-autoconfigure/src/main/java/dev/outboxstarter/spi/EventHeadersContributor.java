@@ -6,6 +6,8 @@ import java.util.Map;
  * Adds headers to the outbox events captured on the current thread, such as the trace context of the
  * request that raised them. They are stored with the event and sent with its message. Declare an
  * implementation as a bean to add one.
+ *
+ * @since 0.1.0
  */
 @FunctionalInterface
 public interface EventHeadersContributor {

@@ -8,6 +8,8 @@ import java.util.concurrent.CompletableFuture;
  * {@link #send}). What it does not override keeps the wrapped transport's answers, so a wrapper cannot
  * lose, say, which failures mean the broker is unavailable, and with it the rule that an outage never
  * makes an event {@code DEAD}, or which ones no retry can fix.
+ *
+ * @since 0.1.0
  */
 public abstract class ForwardingOutboxTransport implements OutboxTransport {
 

@@ -5,6 +5,8 @@ import org.jspecify.annotations.Nullable;
 /**
  * Told what the inbox did with each message, after its transaction ended. Must be fast and must not
  * throw.
+ *
+ * @since 0.1.0
  */
 public interface InboxOutcomeListener {
 

@@ -5,6 +5,8 @@ import java.time.Instant;
 /**
  * Told the outcome of every publish attempt, after it is recorded in the table. Implementations must
  * be fast and must not throw.
+ *
+ * @since 0.1.0
  */
 public interface OutboxDeliveryListener {
 

@@ -18,6 +18,7 @@ import org.jspecify.annotations.Nullable;
  * @param payload the event as JSON
  * @param headers headers captured with the event
  * @param occurredAt when the event was written
+ * @since 0.1.0
  */
 public record OutboxMessage(UUID id, String eventType, @Nullable String aggregateType, @Nullable String aggregateId,
 		String destination, @Nullable String key, String payload, Map<String, String> headers, Instant occurredAt) {

@@ -14,6 +14,8 @@ import java.util.concurrent.CompletableFuture;
  * whatever happens. A transport that cannot take a message now (a full queue) throws
  * {@link java.util.concurrent.RejectedExecutionException} from {@code send}: the message stays pending
  * without counting an attempt.
+ *
+ * @since 0.1.0
  */
 public interface OutboxTransport {
 

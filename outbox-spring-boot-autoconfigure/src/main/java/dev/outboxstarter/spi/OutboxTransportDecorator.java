@@ -8,6 +8,8 @@ package dev.outboxstarter.spi;
  * {@link OutboxTransport#isPermanent} with their defaults instead of the wrapped transport's would
  * make the outbox send a key's messages one at a time, count a broker outage against each event's
  * attempts and retry messages the broker can never take.
+ *
+ * @since 0.1.0
  */
 @FunctionalInterface
 public interface OutboxTransportDecorator {

@@ -2,6 +2,8 @@ package dev.outboxstarter.spi;
 
 /**
  * Which path published an event.
+ *
+ * @since 0.1.0
  */
 public enum PublishPath {
 

@@ -6,6 +6,8 @@ import io.micrometer.common.KeyValues;
  * The {@code outbox.publish} observation's name and tags by default: the transport and event type as
  * low-cardinality tags (on the timer), the destination and message id as high-cardinality ones (on the
  * span only).
+ *
+ * @since 0.1.0
  */
 public class DefaultOutboxPublishObservationConvention implements OutboxPublishObservationConvention {
 

@@ -10,6 +10,8 @@ import io.micrometer.observation.transport.ReceiverContext;
  * The observation context of publishing one outbox message. Its carrier is the headers stored with
  * the event, so a tracing handler continues the trace that was current when the event was captured
  * (a producer span, child of the request that raised the event), however much later it is sent.
+ *
+ * @since 0.1.0
  */
 public class OutboxPublishContext extends ReceiverContext<Map<String, String>> {
 

@@ -23,6 +23,7 @@ import org.springframework.boot.jackson.autoconfigure.JacksonAutoConfiguration;
 import org.springframework.boot.jdbc.autoconfigure.DataSourceAutoConfiguration;
 import org.springframework.boot.test.context.FilteredClassLoader;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.test.util.ReflectionTestUtils;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
@@ -49,7 +50,7 @@ class OutboxRabbitAutoConfigurationTests {
 			.run((context) -> {
 				assertThat(context).hasSingleBean(RabbitOutboxTransport.class).hasSingleBean(Outbox.class);
 				RabbitOutboxTransport transport = context.getBean(RabbitOutboxTransport.class);
-				RabbitTemplate own = transport.getTemplate();
+				RabbitTemplate own = outboxTemplate(transport);
 				RabbitTemplate application = context.getBean(RabbitTemplate.class);
 				assertThat(own).isNotSameAs(application);
 				assertThat(own.getConnectionFactory()).isSameAs(context.getBean(ConnectionFactory.class));
@@ -65,7 +66,7 @@ class OutboxRabbitAutoConfigurationTests {
 		this.confirmed.withPropertyValues("spring.rabbitmq.template.mandatory=false").run((context) -> {
 			Message message = new Message(new byte[0], new MessageProperties());
 			assertThat(context.getBean(RabbitTemplate.class).isMandatoryFor(message)).isFalse();
-			assertThat(context.getBean(RabbitOutboxTransport.class).getTemplate().isMandatoryFor(message)).isTrue();
+			assertThat(outboxTemplate(context.getBean(RabbitOutboxTransport.class)).isMandatoryFor(message)).isTrue();
 		});
 	}
 
@@ -173,6 +174,10 @@ class OutboxRabbitAutoConfigurationTests {
 			.run((context) -> assertThat(context).hasFailed()
 				.getFailure()
 				.hasStackTraceContaining("outbox.rabbit.exchanges[0].name must not be empty"));
+	}
+
+	private static RabbitTemplate outboxTemplate(RabbitOutboxTransport transport) {
+		return (RabbitTemplate) ReflectionTestUtils.getField(transport, "template");
 	}
 
 	private static OutboxMessage message(String destination) {

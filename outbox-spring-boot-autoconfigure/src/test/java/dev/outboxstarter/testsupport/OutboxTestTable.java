@@ -28,7 +28,10 @@ import dev.outboxstarter.internal.schema.FlywayOutboxSchemaInitializer;
 import dev.outboxstarter.internal.store.ClaimedBatch;
 import dev.outboxstarter.internal.store.ClaimedEvent;
 import dev.outboxstarter.internal.store.OutboxStatements;
+import dev.outboxstarter.internal.store.OutboxStatements.KeyOrdering;
+import dev.outboxstarter.internal.store.OutboxStatements.PublishedRows;
 import dev.outboxstarter.internal.store.OutboxStore;
+import dev.outboxstarter.internal.store.StoredEvents;
 import dev.outboxstarter.spi.CapturedEvent;
 import dev.outboxstarter.spi.DeliveryResult;
 import dev.outboxstarter.spi.OutboxTransport;
@@ -148,27 +151,26 @@ public final class OutboxTestTable {
 	 * @return the store
 	 */
 	public OutboxStore store() {
-		return store(true);
+		return store(KeyOrdering.PER_KEY);
 	}
 
 	/**
 	 * A store on this table.
-	 * @param perKeyOrdering whether claims check for earlier pending rows of the same key
+	 * @param keyOrdering which earlier rows of a row's key hold it back from claims
 	 * @return the store
 	 */
-	public OutboxStore store(boolean perKeyOrdering) {
-		return store(this.dataSource, perKeyOrdering);
+	public OutboxStore store(KeyOrdering keyOrdering) {
+		return store(this.dataSource, keyOrdering);
 	}
 
 	/**
 	 * A store on this table through another data source (e.g. one that counts statements).
 	 * @param dataSource the data source
-	 * @param perKeyOrdering whether claims check for earlier pending rows of the same key
+	 * @param keyOrdering which earlier rows of a row's key hold it back from claims
 	 * @return the store
 	 */
-	public OutboxStore store(DataSource dataSource, boolean perKeyOrdering) {
-		return new OutboxStore(dataSource, this.vendor, OutboxStatements.load(this.vendor, this.table, perKeyOrdering, false),
-				new JsonMapper());
+	public OutboxStore store(DataSource dataSource, KeyOrdering keyOrdering) {
+		return new OutboxStore(dataSource, this.vendor, statements(keyOrdering), new JsonMapper());
 	}
 
 	/**
@@ -179,8 +181,16 @@ public final class OutboxTestTable {
 	 * @return the store
 	 */
 	public OutboxStore store(DataSource dataSource, Duration claimIdleLimit) {
-		return new OutboxStore(dataSource, this.vendor, OutboxStatements.load(this.vendor, this.table, true, false),
-				new JsonMapper(), false, claimIdleLimit);
+		return new OutboxStore(dataSource, this.vendor, statements(KeyOrdering.PER_KEY), new JsonMapper(), false,
+				claimIdleLimit);
+	}
+
+	/**
+	 * The rows of this table as operations and housekeeping see them.
+	 * @return the stored events
+	 */
+	public StoredEvents storedEvents() {
+		return new StoredEvents(this.dataSource, this.vendor, statements(KeyOrdering.PER_KEY));
 	}
 
 	/**
@@ -226,8 +236,17 @@ public final class OutboxTestTable {
 	 * @return the store
 	 */
 	public OutboxStore deadBlockingStore() {
-		return new OutboxStore(this.dataSource, this.vendor, OutboxStatements.load(this.vendor, this.table, true, true),
+		return new OutboxStore(this.dataSource, this.vendor, statements(KeyOrdering.PER_KEY_DEAD_BLOCKS),
 				new JsonMapper());
+	}
+
+	/**
+	 * The statements for this table, which keep published rows.
+	 * @param keyOrdering which earlier rows of a row's key hold it back from claims
+	 * @return the statements
+	 */
+	public OutboxStatements statements(KeyOrdering keyOrdering) {
+		return OutboxStatements.load(this.vendor, this.table, keyOrdering, PublishedRows.KEPT);
 	}
 
 	/**

@@ -20,6 +20,7 @@ import org.springframework.boot.test.context.PropertyMapping;
  * The auto-configurations it imports are listed in
  * {@code META-INF/spring/dev.outboxstarter.test.AutoConfigureOutbox.imports}.
  *
+ * @since 0.1.0
  * @see CapturedOutboxEvents
  * @see PublishedOutboxEvents
  * @see TestOutboxRelay

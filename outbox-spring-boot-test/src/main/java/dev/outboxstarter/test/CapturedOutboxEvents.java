@@ -24,6 +24,8 @@ import org.springframework.beans.factory.ObjectProvider;
  *     .satisfies((event) -&gt; assertThat(event.key()).isEqualTo(orderId));
  * assertThat(captured.ofType(OrderCancelled.class)).isEmpty();
  * </pre>
+ *
+ * @since 0.1.0
  */
 public class CapturedOutboxEvents extends RecordedOutboxEvents {
 

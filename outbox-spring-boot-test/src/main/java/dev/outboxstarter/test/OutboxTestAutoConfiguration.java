@@ -26,6 +26,8 @@ import org.springframework.core.type.AnnotationMetadata;
  * The test kit's beans, imported by {@link AutoConfigureOutbox @AutoConfigureOutbox}: the views of
  * what was captured and published, the relay a test drains, and a {@link RecordingOutboxTransport}
  * for each transport named by {@code outbox.test.recorded-transports}.
+ *
+ * @since 0.1.0
  */
 @AutoConfiguration(after = OutboxAutoConfiguration.class)
 @ConditionalOnBean({ OutboxMonitoring.class, OutboxTesting.class })

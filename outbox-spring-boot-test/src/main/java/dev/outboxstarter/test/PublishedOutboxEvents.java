@@ -20,6 +20,8 @@ import tools.jackson.databind.json.JsonMapper;
  * relay.drain();
  * assertThat(published.ofType(OrderCancelled.class)).isEmpty();
  * </pre>
+ *
+ * @since 0.1.0
  */
 public class PublishedOutboxEvents extends RecordedOutboxEvents {
 

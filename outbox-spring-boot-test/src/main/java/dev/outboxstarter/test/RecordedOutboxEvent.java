@@ -11,6 +11,8 @@ import tools.jackson.databind.json.JsonMapper;
 /**
  * An outbox event as a test sees it: captured by a transaction ({@link CapturedOutboxEvents}) or
  * published through a recording transport ({@link PublishedOutboxEvents}).
+ *
+ * @since 0.1.0
  */
 public final class RecordedOutboxEvent {
 

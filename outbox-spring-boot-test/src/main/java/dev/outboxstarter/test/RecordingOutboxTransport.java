@@ -13,6 +13,7 @@ import org.springframework.core.Ordered;
  * the application's transport of the same name, if there is one: the outbox uses the transport of
  * highest precedence for a name.
  *
+ * @since 0.1.0
  * @see AutoConfigureOutbox#recordedTransports()
  */
 public class RecordingOutboxTransport implements OutboxTransport, Ordered {

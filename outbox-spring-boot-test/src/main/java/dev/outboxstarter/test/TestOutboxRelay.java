@@ -14,6 +14,8 @@ import org.springframework.transaction.support.TransactionSynchronizationManager
  * Runs the outbox relay from a test, so that the test knows when everything committed has been
  * published instead of waiting for the relay's next poll. After {@link #drain()}, what did not
  * arrive is not on its way: assert on {@link PublishedOutboxEvents} (or the broker) directly.
+ *
+ * @since 0.1.0
  */
 public class TestOutboxRelay {
 

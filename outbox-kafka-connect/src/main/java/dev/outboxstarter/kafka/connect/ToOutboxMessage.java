@@ -43,6 +43,7 @@ import org.apache.kafka.connect.transforms.Transformation;
  * writes them as UTF-8 bytes, like the transport.
  *
  * @param <R> the record type
+ * @since 0.1.0
  */
 public class ToOutboxMessage<R extends ConnectRecord<R>> implements Transformation<R> {
 
@@ -67,8 +68,11 @@ public class ToOutboxMessage<R extends ConnectRecord<R>> implements Transformati
 
 	private static final String TRANSPORT_CONFIG = "transport";
 
-	private static final ConfigDef CONFIG = new ConfigDef().define(TRANSPORT_CONFIG, ConfigDef.Type.STRING, "kafka",
-			ConfigDef.Importance.LOW,
+	/** The outbox's Kafka transport, whose rows the connector publishes unless told another. */
+	private static final String DEFAULT_TRANSPORT = "kafka";
+
+	private static final ConfigDef CONFIG = new ConfigDef().define(TRANSPORT_CONFIG, ConfigDef.Type.STRING,
+			DEFAULT_TRANSPORT, ConfigDef.Importance.LOW,
 			"The outbox transport whose rows are published (outbox routes' 'transport'); rows of other "
 					+ "transports are dropped.");
 
@@ -77,7 +81,7 @@ public class ToOutboxMessage<R extends ConnectRecord<R>> implements Transformati
 
 	private final ObjectMapper json = new ObjectMapper();
 
-	private String transport = "kafka";
+	private String transport = DEFAULT_TRANSPORT;
 
 	@Override
 	public void configure(Map<String, ?> configs) {

@@ -4,7 +4,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.function.Supplier;
 
-import dev.outboxstarter.internal.store.OutboxStore;
+import dev.outboxstarter.internal.store.StoredEvents;
 import dev.outboxstarter.operations.BacklogReading;
 import dev.outboxstarter.operations.BacklogSnapshot;
 import org.apache.commons.logging.Log;
@@ -25,7 +25,7 @@ public class BacklogMonitor implements SmartLifecycle {
 
 	private static final Log logger = LogFactory.getLog(BacklogMonitor.class);
 
-	private final OutboxStore store;
+	private final StoredEvents storedEvents;
 
 	private final Duration refreshInterval;
 
@@ -39,12 +39,13 @@ public class BacklogMonitor implements SmartLifecycle {
 
 	/**
 	 * Creates the monitor.
-	 * @param store reads the backlog
+	 * @param storedEvents reads the backlog
 	 * @param refreshInterval pause between readings
 	 * @param schedulers a new scheduler for the monitor's thread at each start
 	 */
-	public BacklogMonitor(OutboxStore store, Duration refreshInterval, Supplier<SimpleAsyncTaskScheduler> schedulers) {
-		this.store = store;
+	public BacklogMonitor(StoredEvents storedEvents, Duration refreshInterval,
+			Supplier<SimpleAsyncTaskScheduler> schedulers) {
+		this.storedEvents = storedEvents;
 		this.refreshInterval = refreshInterval;
 		this.schedulers = schedulers;
 	}
@@ -65,7 +66,7 @@ public class BacklogMonitor implements SmartLifecycle {
 		BacklogSnapshot previous = this.snapshot;
 		long before = System.currentTimeMillis();
 		try {
-			BacklogReading reading = this.store.readBacklog();
+			BacklogReading reading = this.storedEvents.readBacklog();
 			long after = System.currentTimeMillis();
 			// The database read its clock about halfway through the round trip.
 			Duration clockOffset = Duration.ofMillis(reading.databaseNow().toEpochMilli() - (before + after) / 2);

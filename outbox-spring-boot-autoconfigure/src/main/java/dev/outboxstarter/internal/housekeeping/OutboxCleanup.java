@@ -3,7 +3,7 @@ package dev.outboxstarter.internal.housekeeping;
 import java.time.Duration;
 import java.util.function.Supplier;
 
-import dev.outboxstarter.internal.store.OutboxStore;
+import dev.outboxstarter.internal.store.StoredEvents;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.scheduling.concurrent.SimpleAsyncTaskScheduler;
@@ -16,7 +16,7 @@ import org.springframework.transaction.support.TransactionTemplate;
  */
 public class OutboxCleanup extends BatchedCleanup {
 
-	private final OutboxStore store;
+	private final StoredEvents storedEvents;
 
 	private final Duration publishedRetention;
 
@@ -24,7 +24,7 @@ public class OutboxCleanup extends BatchedCleanup {
 
 	/**
 	 * Creates the cleanup.
-	 * @param store the outbox store
+	 * @param storedEvents the outbox table's rows
 	 * @param transactions transactions on the outbox data source, one per batch
 	 * @param publishedRetention how long published rows are kept
 	 * @param deadRetention how long DEAD rows are kept after they became DEAD, or {@code null} to keep them
@@ -32,21 +32,21 @@ public class OutboxCleanup extends BatchedCleanup {
 	 * @param interval pause between cleanups
 	 * @param schedulers a new scheduler for the cleanup's thread at each start
 	 */
-	public OutboxCleanup(OutboxStore store, TransactionTemplate transactions, Duration publishedRetention,
+	public OutboxCleanup(StoredEvents storedEvents, TransactionTemplate transactions, Duration publishedRetention,
 			@Nullable Duration deadRetention, int batchSize, Duration interval,
 			Supplier<SimpleAsyncTaskScheduler> schedulers) {
 		super(transactions, batchSize, interval, schedulers);
-		this.store = store;
+		this.storedEvents = storedEvents;
 		this.publishedRetention = publishedRetention;
 		this.deadRetention = deadRetention;
 	}
 
 	@Override
 	public int clean() {
-		int deleted = deleteInBatches(() -> this.store.deletePublished(this.publishedRetention, batchSize()));
+		int deleted = deleteInBatches(() -> this.storedEvents.deletePublished(this.publishedRetention, batchSize()));
 		if (this.deadRetention != null) {
 			Duration retention = this.deadRetention;
-			deleted += deleteInBatches(() -> this.store.deleteDead(retention, batchSize()));
+			deleted += deleteInBatches(() -> this.storedEvents.deleteDead(retention, batchSize()));
 		}
 		return deleted;
 	}

@@ -2,7 +2,7 @@ package dev.outboxstarter.internal.operations;
 
 import java.util.UUID;
 
-import dev.outboxstarter.internal.store.OutboxStore;
+import dev.outboxstarter.internal.store.StoredEvents;
 import dev.outboxstarter.operations.OutboxAdministration;
 
 /**
@@ -10,15 +10,15 @@ import dev.outboxstarter.operations.OutboxAdministration;
  */
 public final class DefaultOutboxAdministration implements OutboxAdministration {
 
-	private final OutboxStore store;
+	private final StoredEvents storedEvents;
 
-	public DefaultOutboxAdministration(OutboxStore store) {
-		this.store = store;
+	public DefaultOutboxAdministration(StoredEvents storedEvents) {
+		this.storedEvents = storedEvents;
 	}
 
 	@Override
 	public boolean discard(UUID id) {
-		return this.store.discard(id);
+		return this.storedEvents.discard(id);
 	}
 
 }

@@ -11,7 +11,7 @@ import dev.outboxstarter.internal.delivery.Outages;
 import dev.outboxstarter.internal.delivery.OutboxRelay;
 import dev.outboxstarter.internal.housekeeping.BacklogMonitor;
 import dev.outboxstarter.internal.routing.OutboxTransports;
-import dev.outboxstarter.internal.store.OutboxStore;
+import dev.outboxstarter.internal.store.StoredEvents;
 import dev.outboxstarter.operations.BacklogReading;
 import dev.outboxstarter.operations.BacklogSnapshot;
 import dev.outboxstarter.operations.EventCount;
@@ -33,7 +33,7 @@ public final class DefaultOutboxMonitoring implements OutboxMonitoring {
 
 	private final String relayMode;
 
-	private final OutboxStore store;
+	private final StoredEvents storedEvents;
 
 	private final OutboxTransports transports;
 
@@ -45,11 +45,11 @@ public final class DefaultOutboxMonitoring implements OutboxMonitoring {
 
 	private final Supplier<Optional<BacklogMonitor>> backlog;
 
-	public DefaultOutboxMonitoring(String relayMode, OutboxStore store, OutboxTransports transports, Outages outages,
-			ObjectProvider<OutboxRelay> relay, ObjectProvider<FastPathDispatcher> fastPath,
+	public DefaultOutboxMonitoring(String relayMode, StoredEvents storedEvents, OutboxTransports transports,
+			Outages outages, ObjectProvider<OutboxRelay> relay, ObjectProvider<FastPathDispatcher> fastPath,
 			ObjectProvider<BacklogMonitor> backlog) {
 		this.relayMode = relayMode;
-		this.store = store;
+		this.storedEvents = storedEvents;
 		this.transports = transports;
 		this.outages = outages;
 		this.relay = SingletonSupplier.of(() -> Optional.ofNullable(relay.getIfAvailable()));
@@ -76,17 +76,17 @@ public final class DefaultOutboxMonitoring implements OutboxMonitoring {
 
 	@Override
 	public BacklogReading readBacklog() {
-		return this.store.readBacklog();
+		return this.storedEvents.readBacklog();
 	}
 
 	@Override
 	public List<EventCount> countByStatus() {
-		return this.store.countByStatus();
+		return this.storedEvents.countByStatus();
 	}
 
 	@Override
 	public List<StoredEvent> list(EventStatus status, int offset, int limit, boolean withValues) {
-		return this.store.list(status, offset, limit, withValues);
+		return this.storedEvents.list(status, offset, limit, withValues);
 	}
 
 	@Override

@@ -15,7 +15,11 @@ import org.springframework.util.StringUtils;
  */
 public final class RoutableTransports {
 
-	private static final String KAFKA = "kafka";
+	/**
+	 * The Kafka transport's name: the default transport, and the only one the log relay publishes to.
+	 * The same as {@code KafkaOutboxTransport.NAME}, which the engine must not depend on.
+	 */
+	public static final String KAFKA = "kafka";
 
 	private final Set<String> names;
 

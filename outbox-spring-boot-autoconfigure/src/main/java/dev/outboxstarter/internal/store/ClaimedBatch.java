@@ -5,12 +5,12 @@ import java.util.Set;
 import java.util.UUID;
 
 /**
- * The rows one claim locked, and which of them an earlier pending row of their key holds back when the
- * claim could tell.
+ * The rows one claim locked, and which of them an earlier pending row of their key outside the claim
+ * holds back.
  *
  * @param events the claimed rows, in seq order
- * @param heldBack the ids among them that must wait for an earlier row of their key, or {@code null}
- * when the claim did not check, and {@link OutboxStore#heldBack} must
+ * @param heldBack the ids among them that must wait for an earlier row of their key; empty when none
+ * does, and always without per-key ordering
  */
 public record ClaimedBatch(List<ClaimedEvent> events, Set<UUID> heldBack) {
 

@@ -50,42 +50,28 @@ public record OutboxStatements(String insert, String limitClaimIdle, String rese
 	 * Loads the statements of a vendor for a table.
 	 * @param vendor the database vendor
 	 * @param table the outbox table name, a plain SQL identifier
-	 * @param perKeyOrdering whether claims check for earlier pending rows of the same key
-	 * @param deadEventBlocksKey whether an earlier DEAD row of the same key holds a row back too (only
-	 * with per-key ordering)
+	 * @param keyOrdering which earlier rows of a row's key hold it back from claims
+	 * @param publishedRows what {@link #markPublished()} does with the rows
 	 * @return the statements
 	 */
-	public static OutboxStatements load(DatabaseVendor vendor, String table, boolean perKeyOrdering,
-			boolean deadEventBlocksKey) {
-		return load(vendor, table, perKeyOrdering, deadEventBlocksKey, false);
-	}
-
-	/**
-	 * Loads the statements of a vendor for a table.
-	 * @param vendor the database vendor
-	 * @param table the outbox table name, a plain SQL identifier
-	 * @param perKeyOrdering whether claims check for earlier pending rows of the same key
-	 * @param deadEventBlocksKey whether an earlier DEAD row of the same key holds a row back too (only
-	 * with per-key ordering)
-	 * @param deleteWhenPublished whether {@link #markPublished()} deletes the rows instead, for a table
-	 * that keeps no published rows
-	 * @return the statements
-	 */
-	public static OutboxStatements load(DatabaseVendor vendor, String table, boolean perKeyOrdering,
-			boolean deadEventBlocksKey, boolean deleteWhenPublished) {
+	public static OutboxStatements load(DatabaseVendor vendor, String table, KeyOrdering keyOrdering,
+			PublishedRows publishedRows) {
 		TableName.check(table);
 		Properties sql = vendor.statements();
-		boolean deadBlocks = perKeyOrdering && deadEventBlocksKey;
+		boolean perKeyOrdering = keyOrdering != KeyOrdering.NONE;
+		boolean deadBlocks = keyOrdering == KeyOrdering.PER_KEY_DEAD_BLOCKS;
 		String deadHeldBack = deadBlocks ? sql.getProperty("dead-held-back") : "";
 		Map<String, String> clauses = Map.of("{head-of-line}", perKeyOrdering ? sql.getProperty("head-of-line") : "",
 				"{dead-head-of-line}", deadBlocks ? sql.getProperty("dead-head-of-line") : "", "{dead-held-back}",
 				deadHeldBack, "{held-back-flag}",
 				perKeyOrdering ? sql.getProperty("held-back-flag").replace("{dead-held-back}", deadHeldBack) : "0");
+		String markPublishedStatement = (publishedRows == PublishedRows.DELETED) ? "delete-when-published"
+				: "mark-published";
 		return new OutboxStatements(expand(sql, "insert", table, clauses),
 				expand(sql, "limit-claim-idle", table, clauses), expand(sql, "reset-claim-idle", table, clauses),
 				expand(sql, "before-claim-due", table, clauses), expand(sql, "claim-due", table, clauses),
 				expand(sql, "claim-by-ids", table, clauses), perKeyOrdering ? expand(sql, "held-back", table, clauses) : "",
-				expand(sql, deleteWhenPublished ? "delete-when-published" : "mark-published", table, clauses), expand(sql, "mark-failed", table, clauses),
+				expand(sql, markPublishedStatement, table, clauses), expand(sql, "mark-failed", table, clauses),
 				expand(sql, "postpone", table, clauses),
 				expand(sql, "resume-backed-off", table, clauses),
 				expand(sql, "resume-backed-off-destination", table, clauses),
@@ -97,7 +83,6 @@ public record OutboxStatements(String insert, String limitClaimIdle, String rese
 				sql.containsKey("delete-written") ? expand(sql, "delete-written", table, clauses) : "");
 	}
 
-
 	private static String expand(Properties sql, String name, String table, Map<String, String> clauses) {
 		String statement = sql.getProperty(name);
 		Assert.state(statement != null, () -> "No statement '" + name + "' for the outbox");
@@ -107,6 +92,39 @@ public record OutboxStatements(String insert, String limitClaimIdle, String rese
 			statement = statement.replace(clause.getKey(), clause.getValue());
 		}
 		return statement.replace("{table}", table);
+	}
+
+	/**
+	 * Which earlier rows of a row's key hold it back from claims, so that a key's events are published in
+	 * order.
+	 */
+	public enum KeyOrdering {
+
+		/** None: rows are claimed as they are due, whatever their key ({@code outbox.ordering=none}). */
+		NONE,
+
+		/** An earlier pending row of the same key ({@code outbox.ordering=per-key}). */
+		PER_KEY,
+
+		/**
+		 * An earlier pending or DEAD row of the same key ({@code outbox.ordering=per-key} with
+		 * {@code outbox.dead-event-blocks-key=true}).
+		 */
+		PER_KEY_DEAD_BLOCKS
+
+	}
+
+	/**
+	 * What marking a row published does with it.
+	 */
+	public enum PublishedRows {
+
+		/** The row is kept, marked published, until the clean-up deletes it after its retention. */
+		KEPT,
+
+		/** The row is deleted at once, for a table that keeps no published rows. */
+		DELETED
+
 	}
 
 }

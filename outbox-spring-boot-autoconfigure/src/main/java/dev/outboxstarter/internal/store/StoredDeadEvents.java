@@ -10,20 +10,20 @@ import org.jspecify.annotations.Nullable;
  */
 public class StoredDeadEvents implements DeadEvents {
 
-	private final OutboxStore store;
+	private final StoredEvents events;
 
-	public StoredDeadEvents(OutboxStore store) {
-		this.store = store;
+	public StoredDeadEvents(StoredEvents events) {
+		this.events = events;
 	}
 
 	@Override
 	public boolean retry(UUID id) {
-		return this.store.retryDead(id);
+		return this.events.retryDead(id);
 	}
 
 	@Override
 	public int retryAll(@Nullable String eventType) {
-		return this.store.retryAllDead(eventType);
+		return this.events.retryAllDead(eventType);
 	}
 
 }

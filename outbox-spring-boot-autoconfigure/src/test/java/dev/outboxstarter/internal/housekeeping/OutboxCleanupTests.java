@@ -42,7 +42,7 @@ public class OutboxCleanupTests {
 		});
 
 		assertThat(cleanup(outbox, HOUR, null).clean()).as("nothing is old enough").isZero();
-		assertThat(store.deletePublished(Duration.ZERO, 2)).as("one bounded batch").isEqualTo(2);
+		assertThat(outbox.storedEvents().deletePublished(Duration.ZERO, 2)).as("one bounded batch").isEqualTo(2);
 		assertThat(cleanup(outbox, Duration.ZERO, null).clean()).isEqualTo(3);
 
 		assertThat(outbox.jdbc().queryForList("SELECT status FROM " + TABLE, String.class))
@@ -94,7 +94,7 @@ public class OutboxCleanupTests {
 		markDead(outbox, dead);
 		outbox.jdbc().update("UPDATE " + TABLE + " SET dead_at = dead_at - INTERVAL '2' HOUR");
 
-		assertThat(store.retryDead(dead.id())).isTrue();
+		assertThat(outbox.storedEvents().retryDead(dead.id())).isTrue();
 		assertThat(outbox.jdbc().queryForObject("SELECT COUNT(*) FROM " + TABLE + " WHERE dead_at IS NULL", Integer.class))
 			.as("a retried row is no longer DEAD").isEqualTo(1);
 		markDead(outbox, dead);
@@ -152,7 +152,7 @@ public class OutboxCleanupTests {
 	}
 
 	private static OutboxCleanup cleanup(OutboxTestTable outbox, Duration publishedRetention, Duration deadRetention) {
-		return new OutboxCleanup(outbox.store(), outbox.transactions(), publishedRetention, deadRetention, 2,
+		return new OutboxCleanup(outbox.storedEvents(), outbox.transactions(), publishedRetention, deadRetention, 2,
 				Duration.ofMinutes(1), SimpleAsyncTaskScheduler::new);
 	}
 

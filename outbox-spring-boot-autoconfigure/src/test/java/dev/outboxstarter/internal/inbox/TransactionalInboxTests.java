@@ -19,6 +19,8 @@ import dev.outboxstarter.internal.jdbc.DatabaseVendor;
 import dev.outboxstarter.internal.schema.FlywayOutboxSchemaInitializer;
 import dev.outboxstarter.internal.schema.MigrationScript;
 import dev.outboxstarter.internal.schema.ScriptOutboxSchemaInitializer;
+import dev.outboxstarter.internal.store.OutboxStatements.KeyOrdering;
+import dev.outboxstarter.internal.store.OutboxStatements.PublishedRows;
 import dev.outboxstarter.internal.store.OutboxStatements;
 import dev.outboxstarter.internal.store.OutboxStore;
 import dev.outboxstarter.testsupport.OutboxTestTable;
@@ -188,8 +190,8 @@ public class TransactionalInboxTests {
 						.getBytes(StandardCharsets.UTF_8)));
 		}
 		insertFirstVersionRows(new JdbcTemplate(dataSource));
-		OutboxStore outboxStore = new OutboxStore(dataSource, vendor, OutboxStatements.load(vendor, TABLE, true, false),
-				new JsonMapper());
+		OutboxStore outboxStore = new OutboxStore(dataSource, vendor,
+				OutboxStatements.load(vendor, TABLE, KeyOrdering.PER_KEY, PublishedRows.KEPT), new JsonMapper());
 
 		new ScriptOutboxSchemaInitializer(dataSource, vendor, vendor.inboxMigrationLocation(), TABLE)
 			.afterPropertiesSet();

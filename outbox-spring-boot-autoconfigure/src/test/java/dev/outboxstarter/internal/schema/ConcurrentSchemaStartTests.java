@@ -13,6 +13,8 @@ import javax.sql.DataSource;
 
 import com.zaxxer.hikari.HikariDataSource;
 import dev.outboxstarter.internal.jdbc.DatabaseVendor;
+import dev.outboxstarter.internal.store.OutboxStatements.KeyOrdering;
+import dev.outboxstarter.internal.store.OutboxStatements.PublishedRows;
 import dev.outboxstarter.internal.store.OutboxStatements;
 import dev.outboxstarter.internal.store.OutboxStore;
 import dev.outboxstarter.testsupport.TestDatabase;
@@ -45,7 +47,8 @@ public class ConcurrentSchemaStartTests {
 			startAtOnce(database, (dataSource) -> {
 				DatabaseVendor vendor = DatabaseVendor.of(dataSource);
 				OutboxStore store = new OutboxStore(dataSource, vendor,
-						OutboxStatements.load(vendor, TABLE, true, false), new JsonMapper());
+						OutboxStatements.load(vendor, TABLE, KeyOrdering.PER_KEY, PublishedRows.KEPT),
+						new JsonMapper());
 				return new ScriptOutboxSchemaInitializer(dataSource, vendor, vendor.migrationLocation(), TABLE);
 			});
 

@@ -16,6 +16,8 @@ import javax.sql.DataSource;
 
 import com.zaxxer.hikari.HikariDataSource;
 import dev.outboxstarter.internal.jdbc.DatabaseVendor;
+import dev.outboxstarter.internal.store.OutboxStatements.KeyOrdering;
+import dev.outboxstarter.internal.store.OutboxStatements.PublishedRows;
 import dev.outboxstarter.internal.store.OutboxStatements;
 import dev.outboxstarter.internal.store.OutboxStore;
 import dev.outboxstarter.testsupport.OutboxTestTable;
@@ -169,8 +171,8 @@ public class OnlineSchemaUpgradeTests {
 			if (this == FLYWAY) {
 				return new FlywayOutboxSchemaInitializer(dataSource, vendor.migrationLocation(), TABLE);
 			}
-			OutboxStore store = new OutboxStore(dataSource, vendor, OutboxStatements.load(vendor, TABLE, true, false),
-					new JsonMapper());
+			OutboxStore store = new OutboxStore(dataSource, vendor,
+					OutboxStatements.load(vendor, TABLE, KeyOrdering.PER_KEY, PublishedRows.KEPT), new JsonMapper());
 			return new ScriptOutboxSchemaInitializer(dataSource, vendor, vendor.migrationLocation(), TABLE);
 		}
 
@@ -209,7 +211,8 @@ public class OnlineSchemaUpgradeTests {
 			ExecutorService threads = Executors.newFixedThreadPool(WRITERS + 1);
 			try (HikariDataSource pool = pool(WRITERS); HikariDataSource monitorPool = pool(1)) {
 				OutboxStore store = new OutboxStore(pool, DatabaseVendor.of(pool),
-						OutboxStatements.load(DatabaseVendor.of(pool), TABLE, true, false), new JsonMapper());
+						OutboxStatements.load(DatabaseVendor.of(pool), TABLE, KeyOrdering.PER_KEY, PublishedRows.KEPT),
+						new JsonMapper());
 				TransactionTemplate transactions = OutboxTestTable.transactions(pool);
 				AtomicLong committed = new AtomicLong();
 				for (int i = 0; i < WRITERS; i++) {

@@ -19,6 +19,8 @@ import javax.sql.DataSource;
 
 import dev.outboxstarter.internal.jdbc.DatabaseVendor;
 import dev.outboxstarter.internal.store.ClaimedEvent;
+import dev.outboxstarter.internal.store.OutboxStatements.KeyOrdering;
+import dev.outboxstarter.internal.store.OutboxStatements.PublishedRows;
 import dev.outboxstarter.internal.store.OutboxStatements;
 import dev.outboxstarter.internal.store.OutboxStore;
 import dev.outboxstarter.spi.CapturedEvent;
@@ -348,7 +350,8 @@ public class OutboxSchemaTests {
 		Schema(TestDatabase database, String table) {
 			this.dataSource = OutboxTestTable.dataSource(database);
 			this.vendor = DatabaseVendor.of(this.dataSource);
-			this.store = new OutboxStore(this.dataSource, this.vendor, OutboxStatements.load(this.vendor, table, true, false),
+			this.store = new OutboxStore(this.dataSource, this.vendor,
+					OutboxStatements.load(this.vendor, table, KeyOrdering.PER_KEY, PublishedRows.KEPT),
 					new JsonMapper());
 			this.jdbc = new JdbcTemplate(this.dataSource);
 			this.table = table;

@@ -10,6 +10,8 @@ import java.util.Map;
 import java.util.UUID;
 import java.util.stream.Stream;
 
+import dev.outboxstarter.internal.store.OutboxStatements.KeyOrdering;
+import dev.outboxstarter.internal.store.OutboxStatements.PublishedRows;
 import dev.outboxstarter.spi.CapturedEvent;
 import dev.outboxstarter.spi.OutboxMessage;
 import dev.outboxstarter.testsupport.OutboxTestTable;
@@ -47,7 +49,7 @@ public class OutboxStoreTests {
 	void insertWritesAllEventsOfOneCallInOneJdbcBatch(TestDatabase database) {
 		OutboxTestTable outbox = OutboxTestTable.prepare(database, TABLE);
 		RecordingDataSource recording = new RecordingDataSource(outbox.dataSource());
-		OutboxStore store = outbox.store(recording, true);
+		OutboxStore store = outbox.store(recording, KeyOrdering.PER_KEY);
 
 		store.insert(List.of(event("a"), event("b"), event("c")), Duration.ZERO);
 
@@ -160,14 +162,14 @@ public class OutboxStoreTests {
 	@EnumSource(TestDatabase.class)
 	void withoutPerKeyOrderingLaterRowsAreClaimedWhateverTheEarlierRowsOfTheirKey(TestDatabase database) {
 		OutboxTestTable outbox = OutboxTestTable.prepare(database, TABLE);
-		OutboxStore store = outbox.store(false);
+		OutboxStore store = outbox.store(KeyOrdering.NONE);
 		CapturedEvent first = event("K1");
 		CapturedEvent second = event("K1");
 		store.insert(List.of(first), HOUR);
 		store.insert(List.of(second), Duration.ZERO);
 
 		assertThat(outbox.claimDueIds(store, 10)).containsExactly(second.id());
-		assertThat(outbox.claimDueIds(outbox.store(true), 10)).isEmpty();
+		assertThat(outbox.claimDueIds(outbox.store(KeyOrdering.PER_KEY), 10)).isEmpty();
 	}
 
 	@ParameterizedTest
@@ -187,7 +189,7 @@ public class OutboxStoreTests {
 
 		assertThat(claimed).containsExactly(otherKey.id(), noKey.id());
 		List<UUID> claimedWithoutOrdering = outbox.transactions()
-			.execute((status) -> ids(outbox.store(false).claimDue(10, afterSeq)));
+			.execute((status) -> ids(outbox.store(KeyOrdering.NONE).claimDue(10, afterSeq)));
 		assertThat(claimedWithoutOrdering).containsExactly(behindFirst.id(), otherKey.id(), noKey.id());
 	}
 
@@ -222,7 +224,7 @@ public class OutboxStoreTests {
 		List<ClaimedEvent> claimed = outbox.transactions()
 			.execute((status) -> store.claimCaptured(List.of(event)).events());
 
-		assertThat(OutboxStatements.load(outbox.vendor(), TABLE, true, false).claimByIds()).doesNotContain("payload")
+		assertThat(outbox.statements(KeyOrdering.PER_KEY).claimByIds()).doesNotContain("payload")
 			.doesNotContain("headers");
 		assertThat(claimed).singleElement().satisfies((claim) -> {
 			assertThat(claim.message().payload()).isEqualTo("{\"total\":12}");
@@ -251,7 +253,7 @@ public class OutboxStoreTests {
 		List<UUID> ids = new ArrayList<>(published.stream().limit(27).map(CapturedEvent::id).toList());
 		ids.addAll(outbox.insert(store, HOUR, event("a"), event("b"), event("c")));
 		outbox.jdbc().execute("ANALYZE " + TABLE);
-		String claimByIds = OutboxStatements.load(outbox.vendor(), TABLE, true, false).claimByIds();
+		String claimByIds = outbox.statements(KeyOrdering.PER_KEY).claimByIds();
 
 		String plan = outbox.transactions().execute((status) -> {
 			// The table is small enough for a sequential scan, which at production sizes is not an option.
@@ -276,7 +278,7 @@ public class OutboxStoreTests {
 		OutboxTestTable outbox = OutboxTestTable.prepare(TestDatabase.POSTGRESQL, table);
 		// Large enough for the planner to prefer sorting when it has no statistics (from about 40,000).
 		insertRows(outbox, table, "PENDING", 50_000);
-		OutboxStatements statements = OutboxStatements.load(outbox.vendor(), table, true, false);
+		OutboxStatements statements = outbox.statements(KeyOrdering.PER_KEY);
 
 		String plan = outbox.transactions().execute((status) -> {
 			outbox.jdbc().execute(statements.beforeClaimDue());
@@ -303,7 +305,7 @@ public class OutboxStoreTests {
 		insertRows(outbox, table, "PENDING", 5_000);
 		List<UUID> ids = outbox.jdbc().queryForList("SELECT id FROM " + table + " WHERE status = 'PENDING' LIMIT 50",
 				UUID.class);
-		OutboxStatements statements = OutboxStatements.load(outbox.vendor(), table, true, false);
+		OutboxStatements statements = outbox.statements(KeyOrdering.PER_KEY);
 		Map<String, Object> parameters = Map.of("ids", ids, "limit", 500, "afterSeq", 0L);
 
 		for (String statement : List.of(statements.claimDue(), statements.claimByIds(), statements.heldBack())) {
@@ -332,7 +334,7 @@ public class OutboxStoreTests {
 	@Test
 	void cleanupReadsTheExpiredRowsThroughTheIndexOnPostgreSql() {
 		OutboxTestTable outbox = OutboxTestTable.prepare(TestDatabase.POSTGRESQL, TABLE);
-		String deletePublished = OutboxStatements.load(outbox.vendor(), TABLE, true, false).deletePublished();
+		String deletePublished = outbox.statements(KeyOrdering.PER_KEY).deletePublished();
 
 		String plan = outbox.transactions().execute((status) -> {
 			// The table is small enough for a sequential scan, which at production sizes is not an option.
@@ -397,7 +399,8 @@ public class OutboxStoreTests {
 	void markPublishedDeletesTheRowsWhenTheTableKeepsNoPublishedRows(TestDatabase database) {
 		OutboxTestTable outbox = OutboxTestTable.prepare(database, TABLE);
 		OutboxStore store = new OutboxStore(outbox.dataSource(), outbox.vendor(),
-				OutboxStatements.load(outbox.vendor(), TABLE, true, false, true), new JsonMapper());
+				OutboxStatements.load(outbox.vendor(), TABLE, KeyOrdering.PER_KEY, PublishedRows.DELETED),
+				new JsonMapper());
 		CapturedEvent published = event("a");
 		CapturedEvent alsoPublished = event("b");
 		CapturedEvent pending = event("c");
@@ -595,30 +598,13 @@ public class OutboxStoreTests {
 		assertThat(outbox.claimDueIds(store, 10)).as("by default a DEAD row stops blocking")
 			.containsExactly(second.id(), other.id());
 
-		assertThat(store.retryDead(first.id())).isTrue();
-		assertThat(store.retryDead(first.id())).as("no longer DEAD").isFalse();
+		StoredEvents storedEvents = outbox.storedEvents();
+		assertThat(storedEvents.retryDead(first.id())).isTrue();
+		assertThat(storedEvents.retryDead(first.id())).as("no longer DEAD").isFalse();
 		Row retried = outbox.row(first.id());
 		assertThat(retried.status()).isEqualTo("PENDING");
 		assertThat(retried.attempts()).isZero();
 		assertThat(outbox.claimDueIds(blocking, 10)).containsExactly(first.id(), second.id(), other.id());
-	}
-
-	@ParameterizedTest
-	@EnumSource(TestDatabase.class)
-	void retryAllDeadPutsBackTheDeadRowsOfATypeOrAll(TestDatabase database) {
-		OutboxTestTable outbox = OutboxTestTable.prepare(database, TABLE);
-		OutboxStore store = outbox.store();
-		CapturedEvent first = event("K1");
-		CapturedEvent second = event("K2");
-		outbox.insert(store, Duration.ZERO, first, second);
-		outbox.transactions()
-			.executeWithoutResult((status) -> store.markFailed(List.of(new FailedAttempt(first.id(), true, Duration.ZERO, "x"),
-					new FailedAttempt(second.id(), true, Duration.ZERO, "y"))));
-
-		assertThat(store.retryAllDead("SomethingElse")).isZero();
-		assertThat(store.retryAllDead("OrderPlaced")).isEqualTo(2);
-		assertThat(store.retryAllDead(null)).isZero();
-		assertThat(outbox.row(first.id()).status()).isEqualTo("PENDING");
 	}
 
 	@ParameterizedTest
