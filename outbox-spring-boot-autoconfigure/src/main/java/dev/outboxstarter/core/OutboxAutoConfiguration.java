@@ -1,7 +1,5 @@
 package dev.outboxstarter.core;
 
-import java.net.URI;
-import java.net.URISyntaxException;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
@@ -56,7 +54,6 @@ import dev.outboxstarter.spi.EventHeadersContributor;
 import dev.outboxstarter.spi.OutboxDeliveryListener;
 import dev.outboxstarter.spi.OutboxTransport;
 import dev.outboxstarter.spi.OutboxTransportDecorator;
-import org.jspecify.annotations.Nullable;
 import tools.jackson.databind.json.JsonMapper;
 
 import org.springframework.beans.factory.ListableBeanFactory;
@@ -76,7 +73,6 @@ import org.springframework.context.annotation.ImportRuntimeHints;
 import org.springframework.core.env.Environment;
 import org.springframework.core.io.ResourceLoader;
 import org.springframework.jdbc.core.JdbcTemplate;
-import org.springframework.util.StringUtils;
 
 /**
  * Auto-configuration of the outbox: capture of events into the application's transactions, the
@@ -135,28 +131,9 @@ public final class OutboxAutoConfiguration {
 				? RoutableTransports.forLogRelay(transports.names(), properties.getDefaultTransport())
 				: RoutableTransports.all(transports.names(), properties.getDefaultTransport());
 		return new EventRouting(routers.orderedStream().toList(), routes, routable,
-				new RouteFormats(properties.getMessageFormat(), cloudEventSource(properties, environment)), environment);
-	}
-
-	/**
-	 * The configured CloudEvents source, or the application's name as a URI-reference (a name with
-	 * characters a URI cannot hold, such as spaces, percent-encoded).
-	 */
-	private static @Nullable String cloudEventSource(OutboxProperties properties, Environment environment) {
-		String source = properties.getCloudevents().getSource();
-		if (source != null) {
-			return source;
-		}
-		String name = environment.getProperty("spring.application.name");
-		if (!StringUtils.hasText(name)) {
-			return null;
-		}
-		try {
-			return new URI(null, null, name, null).toASCIIString();
-		}
-		catch (URISyntaxException ex) {
-			return null;
-		}
+				RouteFormats.of(properties.getMessageFormat(), properties.getCloudevents().getSource(),
+						environment.getProperty("spring.application.name")),
+				environment);
 	}
 
 	@Bean

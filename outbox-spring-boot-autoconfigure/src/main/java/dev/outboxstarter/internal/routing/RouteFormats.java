@@ -1,5 +1,7 @@
 package dev.outboxstarter.internal.routing;
 
+import java.net.URI;
+import java.net.URISyntaxException;
 import java.util.Map;
 
 import dev.outboxstarter.MessageFormat;
@@ -36,6 +38,34 @@ public final class RouteFormats {
 		}
 		this.defaultFormat = defaultFormat;
 		this.cloudEventSource = cloudEventSource;
+	}
+
+	/**
+	 * Creates the formats, their CloudEvents {@code source} the configured one or else the application's
+	 * name as a URI-reference (a name with characters a URI cannot hold, such as spaces,
+	 * percent-encoded).
+	 * @param defaultFormat message format of routes that name none
+	 * @param configuredSource {@code outbox.cloudevents.source}, or {@code null}
+	 * @param applicationName {@code spring.application.name}, or {@code null}
+	 * @return the formats
+	 * @throws OutboxConfigurationException when CloudEvents are the default without a source
+	 */
+	public static RouteFormats of(MessageFormat defaultFormat, @Nullable String configuredSource,
+			@Nullable String applicationName) {
+		return new RouteFormats(defaultFormat,
+				(configuredSource != null) ? configuredSource : asUriReference(applicationName));
+	}
+
+	private static @Nullable String asUriReference(@Nullable String name) {
+		if (!StringUtils.hasText(name)) {
+			return null;
+		}
+		try {
+			return new URI(null, null, name, null).toASCIIString();
+		}
+		catch (URISyntaxException ex) {
+			return null;
+		}
 	}
 
 	/**
