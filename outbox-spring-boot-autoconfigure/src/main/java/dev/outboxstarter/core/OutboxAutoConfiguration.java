@@ -43,6 +43,7 @@ import dev.outboxstarter.internal.store.OutboxStatements;
 import dev.outboxstarter.internal.store.OutboxStatements.KeyOrdering;
 import dev.outboxstarter.internal.store.OutboxStatements.PublishedRows;
 import dev.outboxstarter.internal.store.OutboxStore;
+import dev.outboxstarter.internal.store.OutboxStore.Relaying;
 import dev.outboxstarter.internal.store.RelayHandOff;
 import dev.outboxstarter.internal.store.StoredDeadEvents;
 import dev.outboxstarter.internal.store.StoredEvents;
@@ -94,7 +95,8 @@ public final class OutboxAutoConfiguration {
 	OutboxStore outboxStore(DataSource dataSource, OutboxProperties properties, ObjectProvider<JsonMapper> jsonMapper) {
 		DatabaseVendor vendor = DatabaseVendor.of(dataSource);
 		return new OutboxStore(dataSource, vendor, statements(vendor, properties),
-				jsonMapper.getIfAvailable(JsonMapper::new), properties.getRelay().getMode() == RelayMode.LOG,
+				jsonMapper.getIfAvailable(JsonMapper::new),
+				(properties.getRelay().getMode() == RelayMode.LOG) ? Relaying.FROM_LOG : Relaying.POLLED,
 				ClaimIdleLimit.forPublishTimeout(properties.getPublishTimeout()));
 	}
 

@@ -31,6 +31,7 @@ import dev.outboxstarter.internal.store.OutboxStatements;
 import dev.outboxstarter.internal.store.OutboxStatements.KeyOrdering;
 import dev.outboxstarter.internal.store.OutboxStatements.PublishedRows;
 import dev.outboxstarter.internal.store.OutboxStore;
+import dev.outboxstarter.internal.store.OutboxStore.Relaying;
 import dev.outboxstarter.internal.store.StoredEvents;
 import dev.outboxstarter.spi.CapturedEvent;
 import dev.outboxstarter.spi.DeliveryResult;
@@ -170,7 +171,8 @@ public final class OutboxTestTable {
 	 * @return the store
 	 */
 	public OutboxStore store(DataSource dataSource, KeyOrdering keyOrdering) {
-		return new OutboxStore(dataSource, this.vendor, statements(keyOrdering), new JsonMapper());
+		return new OutboxStore(dataSource, this.vendor, statements(keyOrdering), new JsonMapper(), Relaying.POLLED,
+				null);
 	}
 
 	/**
@@ -181,8 +183,8 @@ public final class OutboxTestTable {
 	 * @return the store
 	 */
 	public OutboxStore store(DataSource dataSource, Duration claimIdleLimit) {
-		return new OutboxStore(dataSource, this.vendor, statements(KeyOrdering.PER_KEY), new JsonMapper(), false,
-				claimIdleLimit);
+		return new OutboxStore(dataSource, this.vendor, statements(KeyOrdering.PER_KEY), new JsonMapper(),
+				Relaying.POLLED, claimIdleLimit);
 	}
 
 	/**
@@ -237,7 +239,7 @@ public final class OutboxTestTable {
 	 */
 	public OutboxStore deadBlockingStore() {
 		return new OutboxStore(this.dataSource, this.vendor, statements(KeyOrdering.PER_KEY_DEAD_BLOCKS),
-				new JsonMapper());
+				new JsonMapper(), Relaying.POLLED, null);
 	}
 
 	/**

@@ -56,28 +56,11 @@ public class OutboxStore {
 
 	private final JsonMapper json;
 
+	/** Whether the rows are deleted again in the transaction that inserts them, for the log relay. */
 	private final boolean logOnly;
 
 	/** The claims' idle limit, or {@code null} for none. */
 	private final @Nullable ClaimIdleLimit claimIdleLimit;
-
-	public OutboxStore(DataSource dataSource, DatabaseVendor vendor, OutboxStatements statements, JsonMapper json) {
-		this(dataSource, vendor, statements, json, false);
-	}
-
-	/**
-	 * Creates a store whose claims have no idle limit.
-	 * @param dataSource the application's data source
-	 * @param vendor its database
-	 * @param statements the SQL for that database and table
-	 * @param json writes and reads the headers column
-	 * @param logOnly whether inserted rows are deleted again in the same transaction, for the log relay
-	 * @throws IllegalStateException when {@code logOnly} is asked of a database without a log relay
-	 */
-	public OutboxStore(DataSource dataSource, DatabaseVendor vendor, OutboxStatements statements, JsonMapper json,
-			boolean logOnly) {
-		this(dataSource, vendor, statements, json, logOnly, null);
-	}
 
 	/**
 	 * Creates a store.
@@ -85,14 +68,15 @@ public class OutboxStore {
 	 * @param vendor its database
 	 * @param statements the SQL for that database and table
 	 * @param json writes and reads the headers column
-	 * @param logOnly whether inserted rows are deleted again in the same transaction, for the log relay:
-	 * the database log carries them to Debezium and the table stays empty
+	 * @param relaying how the rows reach the broker
 	 * @param claimIdleLimit how long a claim's connection may stay idle before the database ends its
 	 * transaction (see {@link ClaimIdleLimit#forPublishTimeout(Duration)}), or {@code null} for no limit
-	 * @throws IllegalStateException when {@code logOnly} is asked of a database without a log relay
+	 * @throws IllegalStateException when the rows are to be carried by the log of a database that has none
+	 * Debezium reads
 	 */
 	public OutboxStore(DataSource dataSource, DatabaseVendor vendor, OutboxStatements statements, JsonMapper json,
-			boolean logOnly, @Nullable Duration claimIdleLimit) {
+			Relaying relaying, @Nullable Duration claimIdleLimit) {
+		boolean logOnly = relaying == Relaying.FROM_LOG;
 		Assert.state(!logOnly || !statements.deleteWritten().isEmpty(), () -> "outbox.relay.mode=log needs a "
 				+ "database whose change log Debezium reads (PostgreSQL with wal_level=logical, MySQL or MariaDB with "
 				+ "the row-based binlog), but this one is " + vendor + ": set outbox.relay.mode=polling");
@@ -290,6 +274,22 @@ public class OutboxStore {
 			end--;
 		}
 		return error.substring(0, end) + "...";
+	}
+
+	/**
+	 * How the rows reach the broker.
+	 */
+	public enum Relaying {
+
+		/** Claimed from the table by the fast path and the relay. */
+		POLLED,
+
+		/**
+		 * Carried to Debezium by the database's log: each row is deleted again in the transaction that
+		 * inserts it, and the table stays empty.
+		 */
+		FROM_LOG
+
 	}
 
 }

@@ -19,17 +19,12 @@ import dev.outboxstarter.internal.jdbc.DatabaseVendor;
 import dev.outboxstarter.internal.schema.FlywayOutboxSchemaInitializer;
 import dev.outboxstarter.internal.schema.MigrationScript;
 import dev.outboxstarter.internal.schema.ScriptOutboxSchemaInitializer;
-import dev.outboxstarter.internal.store.OutboxStatements.KeyOrdering;
-import dev.outboxstarter.internal.store.OutboxStatements.PublishedRows;
-import dev.outboxstarter.internal.store.OutboxStatements;
-import dev.outboxstarter.internal.store.OutboxStore;
 import dev.outboxstarter.testsupport.OutboxTestTable;
 import dev.outboxstarter.testsupport.TestDatabase;
 import org.awaitility.Awaitility;
 import org.flywaydb.core.Flyway;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
-import tools.jackson.databind.json.JsonMapper;
 
 import org.springframework.core.io.ByteArrayResource;
 import org.springframework.dao.DataIntegrityViolationException;
@@ -190,9 +185,6 @@ public class TransactionalInboxTests {
 						.getBytes(StandardCharsets.UTF_8)));
 		}
 		insertFirstVersionRows(new JdbcTemplate(dataSource));
-		OutboxStore outboxStore = new OutboxStore(dataSource, vendor,
-				OutboxStatements.load(vendor, TABLE, KeyOrdering.PER_KEY, PublishedRows.KEPT), new JsonMapper());
-
 		new ScriptOutboxSchemaInitializer(dataSource, vendor, vendor.inboxMigrationLocation(), TABLE)
 			.afterPropertiesSet();
 

@@ -13,14 +13,9 @@ import javax.sql.DataSource;
 
 import com.zaxxer.hikari.HikariDataSource;
 import dev.outboxstarter.internal.jdbc.DatabaseVendor;
-import dev.outboxstarter.internal.store.OutboxStatements.KeyOrdering;
-import dev.outboxstarter.internal.store.OutboxStatements.PublishedRows;
-import dev.outboxstarter.internal.store.OutboxStatements;
-import dev.outboxstarter.internal.store.OutboxStore;
 import dev.outboxstarter.testsupport.TestDatabase;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
-import tools.jackson.databind.json.JsonMapper;
 
 import org.springframework.jdbc.core.JdbcTemplate;
 
@@ -46,9 +41,6 @@ public class ConcurrentSchemaStartTests {
 		for (int round = 0; round < ROUNDS; round++) {
 			startAtOnce(database, (dataSource) -> {
 				DatabaseVendor vendor = DatabaseVendor.of(dataSource);
-				OutboxStore store = new OutboxStore(dataSource, vendor,
-						OutboxStatements.load(vendor, TABLE, KeyOrdering.PER_KEY, PublishedRows.KEPT),
-						new JsonMapper());
 				return new ScriptOutboxSchemaInitializer(dataSource, vendor, vendor.migrationLocation(), TABLE);
 			});
 

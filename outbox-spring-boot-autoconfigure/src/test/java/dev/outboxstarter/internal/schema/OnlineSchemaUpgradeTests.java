@@ -20,6 +20,7 @@ import dev.outboxstarter.internal.store.OutboxStatements.KeyOrdering;
 import dev.outboxstarter.internal.store.OutboxStatements.PublishedRows;
 import dev.outboxstarter.internal.store.OutboxStatements;
 import dev.outboxstarter.internal.store.OutboxStore;
+import dev.outboxstarter.internal.store.OutboxStore.Relaying;
 import dev.outboxstarter.testsupport.OutboxTestTable;
 import dev.outboxstarter.testsupport.TestDatabase;
 import org.junit.jupiter.api.AfterAll;
@@ -171,8 +172,6 @@ public class OnlineSchemaUpgradeTests {
 			if (this == FLYWAY) {
 				return new FlywayOutboxSchemaInitializer(dataSource, vendor.migrationLocation(), TABLE);
 			}
-			OutboxStore store = new OutboxStore(dataSource, vendor,
-					OutboxStatements.load(vendor, TABLE, KeyOrdering.PER_KEY, PublishedRows.KEPT), new JsonMapper());
 			return new ScriptOutboxSchemaInitializer(dataSource, vendor, vendor.migrationLocation(), TABLE);
 		}
 
@@ -212,7 +211,7 @@ public class OnlineSchemaUpgradeTests {
 			try (HikariDataSource pool = pool(WRITERS); HikariDataSource monitorPool = pool(1)) {
 				OutboxStore store = new OutboxStore(pool, DatabaseVendor.of(pool),
 						OutboxStatements.load(DatabaseVendor.of(pool), TABLE, KeyOrdering.PER_KEY, PublishedRows.KEPT),
-						new JsonMapper());
+						new JsonMapper(), Relaying.POLLED, null);
 				TransactionTemplate transactions = OutboxTestTable.transactions(pool);
 				AtomicLong committed = new AtomicLong();
 				for (int i = 0; i < WRITERS; i++) {

@@ -23,6 +23,7 @@ import dev.outboxstarter.internal.store.OutboxStatements.KeyOrdering;
 import dev.outboxstarter.internal.store.OutboxStatements.PublishedRows;
 import dev.outboxstarter.internal.store.OutboxStatements;
 import dev.outboxstarter.internal.store.OutboxStore;
+import dev.outboxstarter.internal.store.OutboxStore.Relaying;
 import dev.outboxstarter.spi.CapturedEvent;
 import dev.outboxstarter.testsupport.OutboxTestTable;
 import dev.outboxstarter.testsupport.TestDatabase;
@@ -352,7 +353,7 @@ public class OutboxSchemaTests {
 			this.vendor = DatabaseVendor.of(this.dataSource);
 			this.store = new OutboxStore(this.dataSource, this.vendor,
 					OutboxStatements.load(this.vendor, table, KeyOrdering.PER_KEY, PublishedRows.KEPT),
-					new JsonMapper());
+					new JsonMapper(), Relaying.POLLED, null);
 			this.jdbc = new JdbcTemplate(this.dataSource);
 			this.table = table;
 		}

@@ -12,6 +12,7 @@ import java.util.stream.Stream;
 
 import dev.outboxstarter.internal.store.OutboxStatements.KeyOrdering;
 import dev.outboxstarter.internal.store.OutboxStatements.PublishedRows;
+import dev.outboxstarter.internal.store.OutboxStore.Relaying;
 import dev.outboxstarter.spi.CapturedEvent;
 import dev.outboxstarter.spi.OutboxMessage;
 import dev.outboxstarter.testsupport.OutboxTestTable;
@@ -400,7 +401,7 @@ public class OutboxStoreTests {
 		OutboxTestTable outbox = OutboxTestTable.prepare(database, TABLE);
 		OutboxStore store = new OutboxStore(outbox.dataSource(), outbox.vendor(),
 				OutboxStatements.load(outbox.vendor(), TABLE, KeyOrdering.PER_KEY, PublishedRows.DELETED),
-				new JsonMapper());
+				new JsonMapper(), Relaying.POLLED, null);
 		CapturedEvent published = event("a");
 		CapturedEvent alsoPublished = event("b");
 		CapturedEvent pending = event("c");
