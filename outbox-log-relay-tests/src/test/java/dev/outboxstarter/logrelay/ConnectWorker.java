@@ -17,6 +17,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -35,6 +36,9 @@ import static org.awaitility.Awaitility.await;
 public final class ConnectWorker implements AutoCloseable {
 
 	private static final ObjectMapper json = new ObjectMapper();
+
+	/** How long a stopped worker has to exit before it is killed. */
+	private static final Duration STOP_TIMEOUT = Duration.ofSeconds(30);
 
 	private final Path directory;
 
@@ -160,11 +164,17 @@ public final class ConnectWorker implements AutoCloseable {
 	}
 
 	/**
-	 * Stops the worker as an operator would (SIGTERM): it flushes its offsets first.
+	 * Stops the worker as an operator would (SIGTERM): it flushes its offsets first. One that has not
+	 * exited after {@link #STOP_TIMEOUT} is killed: Kafka Connect's shutdown hook can wait for ever for
+	 * its REST server when Jetty's own shutdown thread stopped that server first (seen with Connect
+	 * 4.1's worker), and its offsets are flushed every second meanwhile.
 	 */
 	public synchronized void stop() {
 		this.process.destroy();
-		waitForExit();
+		if (!waitForExit(STOP_TIMEOUT)) {
+			this.process.destroyForcibly();
+			waitForExit();
+		}
 	}
 
 	public boolean isRunning() {
@@ -178,6 +188,16 @@ public final class ConnectWorker implements AutoCloseable {
 	private void waitForExit() {
 		try {
 			this.process.waitFor();
+		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+			throw new IllegalStateException(ex);
+		}
+	}
+
+	private boolean waitForExit(Duration timeout) {
+		try {
+			return this.process.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS);
 		}
 		catch (InterruptedException ex) {
 			Thread.currentThread().interrupt();
