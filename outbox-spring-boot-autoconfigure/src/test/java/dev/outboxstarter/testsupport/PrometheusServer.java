@@ -24,7 +24,7 @@ import org.springframework.util.FileSystemUtils;
 import static org.awaitility.Awaitility.await;
 
 /**
- * A real Prometheus server (Debian's {@code prometheus} package, installed by {@code .ci/run}) in a
+ * A real Prometheus server (Debian's {@code prometheus} package, installed by {@code ./test-all}) in a
  * process of its own, on a free port, with its configuration and data under a directory of the
  * caller's: it scrapes one target every second and evaluates its rules every second. Its HTTP API
  * answers what it scraped and what its alerts are doing. {@link #close()} stops it, and so does a
@@ -231,7 +231,7 @@ public final class PrometheusServer implements AutoCloseable {
 	private static void requireExecutable(Path binary) {
 		if (!Files.isExecutable(binary)) {
 			throw new IllegalStateException(binary + " is missing: install Debian's prometheus package "
-					+ "(apt-get install prometheus; .ci/run does), or point -Doutbox.prometheus and "
+					+ "(apt-get install prometheus; ./test-all does), or point -Doutbox.prometheus and "
 					+ "-Doutbox.promtool at the binaries");
 		}
 	}
