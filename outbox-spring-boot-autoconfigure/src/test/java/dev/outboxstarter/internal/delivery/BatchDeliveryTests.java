@@ -15,8 +15,8 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Function;
 import java.util.function.Predicate;
 import java.util.stream.Collectors;
@@ -100,16 +100,22 @@ public class BatchDeliveryTests {
 
 	@Test
 	void transportThatKeepsKeyOrderGetsAKeysWholeRunAtOnce() {
-		InMemoryTransport transport = new InMemoryTransport("log", true, (message) -> true);
+		InMemoryTransport transport = new InMemoryTransport("log", true, null);
 		CapturedEvent k1 = event("log", "t", "K");
 		CapturedEvent k2 = event("log", "t", "K");
 		CapturedEvent k3 = event("log", "t", "K");
 		insert(k1, k2, k3);
-
-		delivery(transport, Duration.ofSeconds(5)).deliver(PublishPath.RELAY, due());
+		ScheduledFuture<?> broker = answerOnceItHolds(transport, 3, (id) -> true);
+		DeliveryResult result;
+		try {
+			result = delivery(transport, Duration.ofSeconds(5)).deliver(PublishPath.RELAY, due());
+		}
+		finally {
+			broker.cancel(false);
+		}
 
 		assertThat(transport.sent).containsExactly(k1.id(), k2.id(), k3.id());
-		assertThat(transport.maxInFlight.get()).isEqualTo(3);
+		assertThat(result.published()).isEqualTo(3);
 	}
 
 	@Test
@@ -292,14 +298,21 @@ public class BatchDeliveryTests {
 		CapturedEvent k1 = event("queue", "q", "K");
 		CapturedEvent k2 = event("queue", "q", "K");
 		insert(k1, k2);
-		InMemoryTransport transport = new InMemoryTransport("queue", false, (message) -> !message.id().equals(k1.id()));
+		InMemoryTransport transport = new InMemoryTransport("queue", false, null);
 		BatchDelivery unordered = new BatchDelivery(this.store, Map.of("queue", transport), TEN_ATTEMPTS,
 				Duration.ofSeconds(5), false, this.outbox.transactions(), List.of(), new Outages(TEN_ATTEMPTS));
+		ScheduledFuture<?> broker = answerOnceItHolds(transport, 2, (id) -> !id.equals(k1.id()));
 
-		DeliveryResult result = unordered.deliver(PublishPath.RELAY, due());
+		DeliveryResult result;
+		try {
+			result = unordered.deliver(PublishPath.RELAY, due());
+		}
+		finally {
+			broker.cancel(false);
+		}
 
 		assertThat(result).isEqualTo(new DeliveryResult(2, 1, 1));
-		assertThat(transport.maxInFlight.get()).isEqualTo(2);
+		assertThat(transport.sent).containsExactly(k1.id(), k2.id());
 		assertThat(this.outbox.row(k2.id()).status()).isEqualTo("PUBLISHED");
 	}
 
@@ -842,6 +855,19 @@ public class BatchDeliveryTests {
 	 * Acknowledges on another thread shortly after each send, as a broker would; while its acceptance
 	 * is {@code null} it never acknowledges.
 	 */
+	/**
+	 * Has a transport that does not answer by itself answer its messages once it holds a number of them:
+	 * a delivery that waited for an answer before sending the next of them gets none within the publish
+	 * timeout, and sends fewer.
+	 */
+	private ScheduledFuture<?> answerOnceItHolds(InMemoryTransport transport, int count, Predicate<UUID> accepted) {
+		return this.broker.scheduleWithFixedDelay(() -> {
+			if (transport.unanswered.size() == count) {
+				transport.answerPending(accepted);
+			}
+		}, 1, 1, TimeUnit.MILLISECONDS);
+	}
+
 	private final class InMemoryTransport implements OutboxTransport {
 
 		private final String name;
@@ -855,10 +881,6 @@ public class BatchDeliveryTests {
 		private final Set<UUID> acked = ConcurrentHashMap.newKeySet();
 
 		private final Map<UUID, Set<UUID>> ackedBeforeSending = new ConcurrentHashMap<>();
-
-		private final AtomicInteger inFlight = new AtomicInteger();
-
-		private final AtomicInteger maxInFlight = new AtomicInteger();
 
 		/** Acknowledges on the sending thread, before {@code send} returns, as a broker close by may seem to. */
 		private volatile boolean acknowledgesAtOnce;
@@ -886,7 +908,6 @@ public class BatchDeliveryTests {
 		public CompletableFuture<?> send(OutboxMessage message) {
 			this.sent.add(message.id());
 			this.ackedBeforeSending.put(message.id(), Set.copyOf(new ArrayList<>(this.acked)));
-			this.maxInFlight.accumulateAndGet(this.inFlight.incrementAndGet(), Math::max);
 			CompletableFuture<Object> acknowledgement = new CompletableFuture<>();
 			Predicate<OutboxMessage> acceptance = this.accepts;
 			if (acceptance == null) {
@@ -894,12 +915,10 @@ public class BatchDeliveryTests {
 				return acknowledgement;
 			}
 			if (this.acknowledgesAtOnce && acceptance.test(message)) {
-				this.inFlight.decrementAndGet();
 				this.acked.add(message.id());
 				return CompletableFuture.completedFuture(message.id());
 			}
 			BatchDeliveryTests.this.broker.schedule(() -> {
-				this.inFlight.decrementAndGet();
 				if (acceptance.test(message)) {
 					this.acked.add(message.id());
 					acknowledgement.complete(message.id());
@@ -913,14 +932,24 @@ public class BatchDeliveryTests {
 
 		/** Acknowledges, late, every message sent while it did not answer. */
 		void acknowledgePending() {
-			this.unanswered.forEach((id, acknowledgement) -> acknowledgement.complete(id));
-			this.unanswered.clear();
+			answerPending((id) -> true);
 		}
 
 		/** Refuses, late, every message sent while it did not answer. */
 		void refusePending() {
-			this.unanswered
-				.forEach((id, acknowledgement) -> acknowledgement.completeExceptionally(new IllegalStateException("refused " + id)));
+			answerPending((id) -> false);
+		}
+
+		/** Answers, late, every message sent while it did not answer: acknowledges or refuses it. */
+		void answerPending(Predicate<UUID> accepted) {
+			this.unanswered.forEach((id, acknowledgement) -> {
+				if (accepted.test(id)) {
+					acknowledgement.complete(id);
+				}
+				else {
+					acknowledgement.completeExceptionally(new IllegalStateException("refused " + id));
+				}
+			});
 			this.unanswered.clear();
 		}
 
