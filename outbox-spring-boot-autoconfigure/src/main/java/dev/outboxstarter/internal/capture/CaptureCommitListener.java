@@ -15,7 +15,7 @@ import org.springframework.util.function.SingletonSupplier;
  * the synchronizations registered when the before-commit callbacks began, and the first from which
  * an event can no longer be captured into the transaction.
  */
-public final class CaptureCommitListener implements TransactionExecutionListener {
+final class CaptureCommitListener implements TransactionExecutionListener {
 
 	/** Resolved on first use: transaction managers are created before the capture. */
 	private final Supplier<OutboxCapture> capture;

@@ -7,7 +7,7 @@ import java.util.concurrent.ThreadLocalRandom;
  * Generates RFC 9562 version 7 UUIDs: a millisecond timestamp followed by random bits, so ids of
  * rows written close together are close together in a primary-key index.
  */
-public final class UuidV7 {
+final class UuidV7 {
 
 	private UuidV7() {
 	}

@@ -4,7 +4,7 @@ import dev.outboxstarter.internal.store.ClaimedEvent;
 
 
 /** Where a message goes: a destination of a transport. */
-public record Destination(String transport, String name) {
+record Destination(String transport, String name) {
 
 	static Destination of(ClaimedEvent event) {
 		return new Destination(event.transport(), event.message().destination());

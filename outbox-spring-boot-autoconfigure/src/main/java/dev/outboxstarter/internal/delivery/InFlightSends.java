@@ -25,7 +25,7 @@ import org.jspecify.annotations.Nullable;
  * claimed the row) is forgotten after {@code resolvedRetention}; the row is then sent again if this
  * instance claims it, as after a restart.
  */
-public final class InFlightSends {
+final class InFlightSends {
 
 	private final Map<UUID, Send> sends = new ConcurrentHashMap<>();
 

@@ -7,7 +7,7 @@ import java.time.Instant;
  * Nothing is sent to a destination until {@code until} ({@link System#nanoTime()}): the
  * {@code times}-th pause in a row after it failed with {@code error}.
  */
-public record Pause(long until, Duration length, Instant endsAt, int times, String error) {
+record Pause(long until, Duration length, Instant endsAt, int times, String error) {
 
 	static Pause after(int times, RetryPolicy retryPolicy, String error, long now) {
 		Duration length = retryPolicy.delayAfter(times);

@@ -18,7 +18,7 @@ import org.springframework.transaction.support.TransactionTemplate;
  * transaction each, so a table is never locked for long. Failures are logged and the rows deleted
  * next time.
  */
-public abstract class BatchedCleanup implements SmartLifecycle {
+abstract class BatchedCleanup implements SmartLifecycle {
 
 	private final Log logger = LogFactory.getLog(getClass());
 

@@ -16,7 +16,7 @@ import org.jspecify.annotations.Nullable;
  * @param oldest the oldest supported release, as the database names its releases
  * @param needs what the outbox needs of that release
  */
-public record SupportedVersion(String database, String oldest, String needs) {
+record SupportedVersion(String database, String oldest, String needs) {
 
 	/** MySQL's drivers report a MariaDB server as MySQL, its version prefixed for old MySQL clients. */
 	private static final String MARIADB_VERSION_PREFIX = "5.5.5-";

@@ -16,7 +16,7 @@ import org.springframework.jdbc.core.namedparam.NamedParameterJdbcTemplate;
  * of the releases before {@value #FIRST_RECORDED_VERSION}, which recorded nothing and is recognised by
  * what it created.
  */
-public final class AppliedVersions {
+final class AppliedVersions {
 
 	/**
 	 * The first version the scripts mode recorded. Before it, the scripts created the table once (version

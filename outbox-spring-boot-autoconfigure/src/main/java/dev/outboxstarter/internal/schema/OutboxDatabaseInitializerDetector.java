@@ -9,7 +9,7 @@ import org.springframework.boot.sql.init.dependency.AbstractBeansOfTypeDatabaseI
  * the Flyway detectors: the application's Flyway must see its schema before the outbox table is
  * there, or it would refuse a non-empty schema without its history table.
  */
-public class OutboxDatabaseInitializerDetector extends AbstractBeansOfTypeDatabaseInitializerDetector {
+class OutboxDatabaseInitializerDetector extends AbstractBeansOfTypeDatabaseInitializerDetector {
 
 	@Override
 	protected Set<Class<?>> getDatabaseInitializerBeanTypes() {

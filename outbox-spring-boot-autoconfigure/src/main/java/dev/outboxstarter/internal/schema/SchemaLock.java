@@ -25,7 +25,7 @@ import org.springframework.jdbc.datasource.SingleConnectionDataSource;
  * connection the work runs on or next to it; on H2, which has none, a lock in this JVM, where an
  * embedded H2 database lives.
  */
-public final class SchemaLock {
+final class SchemaLock {
 
 	/**
 	 * How long an instance waits for another to finish: longer than any shipped migration should take,

@@ -24,7 +24,7 @@ import org.springframework.util.Assert;
  * a version ({@code :version}) by another ({@code :checksum})
  * @param flywayHistoryForgetFailure removes Flyway's record of a version ({@code :version}) that failed
  */
-public record SchemaStatements(String tableExists, String indexExists, String lock, String unlock,
+record SchemaStatements(String tableExists, String indexExists, String lock, String unlock,
 		String createScriptHistory, String scriptHistoryVersions, String recordScript, String flywayHistoryVersions,
 		String flywayHistoryAcceptChecksum, String flywayHistoryForgetFailure) {
 

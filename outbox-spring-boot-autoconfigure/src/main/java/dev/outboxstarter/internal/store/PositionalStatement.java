@@ -18,7 +18,7 @@ import org.springframework.jdbc.core.namedparam.ParsedSql;
  * @param parameterNames the name of the parameter at each placeholder, in order (a name used twice
  * appears twice)
  */
-public record PositionalStatement(String sql, List<String> parameterNames) {
+record PositionalStatement(String sql, List<String> parameterNames) {
 
 	static PositionalStatement of(String namedSql) {
 		ParsedSql parsed = NamedParameterUtils.parseSqlStatement(namedSql);

@@ -16,7 +16,7 @@ import org.springframework.data.repository.core.EntityInformation;
  * the aggregates' {@code @DomainEvents}, the capture knows which aggregate each event came from, and a
  * flush during the call leaves those events to Spring Data.
  */
-public class AggregateTrackingInterceptor implements MethodInterceptor {
+class AggregateTrackingInterceptor implements MethodInterceptor {
 
 	private final EntityInformation<Object, ?> entityInformation;
 

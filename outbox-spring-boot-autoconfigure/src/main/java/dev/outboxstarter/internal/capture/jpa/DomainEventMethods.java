@@ -16,7 +16,7 @@ import org.springframework.util.ReflectionUtils;
  * The {@code @DomainEvents} and {@code @AfterDomainEventPublication} methods of an aggregate class,
  * found once per class.
  */
-public final class DomainEventMethods {
+final class DomainEventMethods {
 
 	/** Asked for every entity of every flush: a class without events must cost one lookup and nothing more. */
 	private static final ClassValue<DomainEventMethods> cache = new ClassValue<>() {

@@ -31,7 +31,7 @@ import org.springframework.util.function.SingletonSupplier;
  * transaction writes what that flush raised, still inside the transaction. Hibernate runs it at
  * commit and forgets it at rollback, leaving nothing behind in the session.
  */
-public class FlushedAggregateEventsListener implements FlushEntityEventListener, MergeEventListener {
+class FlushedAggregateEventsListener implements FlushEntityEventListener, MergeEventListener {
 
 	/** Resolved once: the listener runs for every entity of every flush. */
 	private final Supplier<OutboxCapture> capture;

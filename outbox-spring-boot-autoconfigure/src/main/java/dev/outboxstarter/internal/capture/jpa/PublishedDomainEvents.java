@@ -12,7 +12,7 @@ import org.springframework.transaction.support.TransactionSynchronizationManager
  * clear them (no {@code @AfterDomainEventPublication}): such an aggregate still holds them at every
  * later flush, which must not publish them again. Aggregates that clear their events need no record.
  */
-public final class PublishedDomainEvents implements TransactionSynchronization {
+final class PublishedDomainEvents implements TransactionSynchronization {
 
 	private final Set<Object> events = Collections.newSetFromMap(new IdentityHashMap<>());
 
