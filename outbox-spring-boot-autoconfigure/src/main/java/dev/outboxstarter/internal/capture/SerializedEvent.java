@@ -29,11 +29,12 @@ record SerializedEvent(EventRoutes routes, String payload, Map<String, String> h
 	List<CapturedEvent> rowsFor(@Nullable AggregateRef aggregate) {
 		String aggregateType = (aggregate != null) ? aggregate.type() : null;
 		String aggregateId = (aggregate != null) ? aggregate.idAsString() : null;
-		List<ResolvedRoute> keyed = this.routes.keyedBy(aggregateId);
-		List<CapturedEvent> rows = new ArrayList<>(keyed.size());
-		for (ResolvedRoute route : keyed) {
+		List<ResolvedRoute> routes = this.routes.routes();
+		List<CapturedEvent> rows = new ArrayList<>(routes.size());
+		for (ResolvedRoute route : routes) {
 			rows.add(new CapturedEvent(UuidV7.generate(), aggregateType, aggregateId, route.eventType(),
-					route.transport(), route.destination(), route.key(), this.payload, withFormatHeaders(route)));
+					route.transport(), route.destination(), this.routes.keyOf(route, aggregateId), this.payload,
+					withFormatHeaders(route)));
 		}
 		return rows;
 	}

@@ -1,6 +1,5 @@
 package dev.outboxstarter.internal.routing;
 
-import java.util.ArrayList;
 import java.util.List;
 
 import dev.outboxstarter.OutboxCaptureException;
@@ -66,26 +65,27 @@ public final class EventRoutes {
 	}
 
 	/**
-	 * The routes, with those without a key of their own keyed by the aggregate's id.
-	 * @param aggregateId the id of the aggregate the event came from, if known
+	 * The routes, those without a key of their own with a {@code null} key (see {@link #keyOf}).
 	 * @return the routes
+	 */
+	public List<ResolvedRoute> routes() {
+		return this.routes;
+	}
+
+	/**
+	 * The message key of a route's event: the route's own, or else the id of the aggregate the event
+	 * came from.
+	 * @param route one of {@link #routes()}
+	 * @param aggregateId the id of the aggregate the event came from, if known
+	 * @return the key, {@code null} for none
 	 * @throws OutboxCaptureException when the aggregate's id is longer than a key may be
 	 */
-	public List<ResolvedRoute> keyedBy(@Nullable String aggregateId) {
-		if (aggregateId == null) {
-			return this.routes;
+	public @Nullable String keyOf(ResolvedRoute route, @Nullable String aggregateId) {
+		if (route.key() != null) {
+			return route.key();
 		}
-		List<ResolvedRoute> keyed = new ArrayList<>(this.routes.size());
-		for (ResolvedRoute route : this.routes) {
-			if (route.key() != null) {
-				keyed.add(route);
-				continue;
-			}
-			checkLength(this.type, route.eventType(), "message key", "message_key", aggregateId);
-			keyed.add(new ResolvedRoute(route.eventType(), route.transport(), route.destination(), aggregateId,
-					route.formatHeaders()));
-		}
-		return keyed;
+		checkLength(this.type, route.eventType(), "message key", "message_key", aggregateId);
+		return aggregateId;
 	}
 
 	private static void checkLength(Class<?> type, String eventType, String name, String column,

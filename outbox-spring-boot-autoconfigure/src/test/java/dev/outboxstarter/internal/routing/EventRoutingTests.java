@@ -9,6 +9,7 @@ import dev.outboxstarter.OutboxCaptureException;
 import dev.outboxstarter.OutboxEvent;
 import dev.outboxstarter.OutboxEventRouter;
 import dev.outboxstarter.OutboxRoute;
+import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.mock.env.MockEnvironment;
@@ -25,14 +26,14 @@ public class EventRoutingTests {
 	void annotatedEventIsRoutedWithPlaceholdersResolvedAndTheAggregateIdAsKey() {
 		EventRouting routing = routing(Map.of());
 
-		List<ResolvedRoute> routes = routing.routesFor(new Placed("ada")).keyedBy("7");
+		List<ResolvedRoute> routes = keyed(routing.routesFor(new Placed("ada")), "7");
 
 		assertThat(routes).containsExactly(new ResolvedRoute("Placed", "kafka", "orders-v2", "7"));
 	}
 
 	@Test
 	void keyExpressionIsEvaluatedAgainstTheEvent() {
-		List<ResolvedRoute> routes = routing(Map.of()).routesFor(new Keyed("ada")).keyedBy("7");
+		List<ResolvedRoute> routes = keyed(routing(Map.of()).routesFor(new Keyed("ada")), "7");
 
 		assertThat(routes).containsExactly(new ResolvedRoute("keyed", "kafka", "customers", "ada"));
 	}
@@ -42,9 +43,9 @@ public class EventRoutingTests {
 		EventRouting routing = routing(Map.of(Placed.class.getName(), new RouteDefinition(null, null, "elsewhere", null),
 				Plain.class.getName(), new RouteDefinition("plain-event", null, "plain", "name")));
 
-		assertThat(routing.routesFor(new Placed("ada")).keyedBy(null))
+		assertThat(keyed(routing.routesFor(new Placed("ada")), null))
 			.containsExactly(new ResolvedRoute("Placed", "kafka", "elsewhere", null));
-		assertThat(routing.routesFor(new Plain("bob")).keyedBy(null))
+		assertThat(keyed(routing.routesFor(new Plain("bob")), null))
 			.containsExactly(new ResolvedRoute("plain-event", "kafka", "plain", "bob"));
 	}
 
@@ -52,7 +53,7 @@ public class EventRoutingTests {
 	void configuredRouteOfAnInterfaceAppliesToItsImplementations() {
 		EventRouting routing = routing(Map.of(Marker.class.getName(), new RouteDefinition(null, null, "marked", null)));
 
-		assertThat(routing.routesFor(new Marked()).keyedBy(null))
+		assertThat(keyed(routing.routesFor(new Marked()), null))
 			.containsExactly(new ResolvedRoute("Marked", "kafka", "marked", null));
 	}
 
@@ -61,13 +62,13 @@ public class EventRoutingTests {
 		EventRouting routing = new EventRouting(List.of((event) -> OutboxRoute.kafka("routed", "by-router", "k")), Map.of(),
 				transports("kafka"), new RouteFormats(MessageFormat.OUTBOX, null), this.environment);
 
-		assertThat(routing.routesFor(new Placed("ada")).keyedBy(null))
+		assertThat(keyed(routing.routesFor(new Placed("ada")), null))
 			.containsExactly(new ResolvedRoute("routed", "kafka", "by-router", "k"));
 	}
 
 	@Test
 	void eventsThatDoNotOptInHaveNoRoute() {
-		assertThat(routing(Map.of()).routesFor(new Plain("bob")).keyedBy(null)).isEmpty();
+		assertThat(keyed(routing(Map.of()).routesFor(new Plain("bob")), null)).isEmpty();
 	}
 
 	@Test
@@ -105,7 +106,7 @@ public class EventRoutingTests {
 			.withMessageContaining("Event 'keyed' (" + Keyed.class.getName() + ")")
 			.withMessageContaining("its key expression 'customer' evaluated to null")
 			.withMessageContaining("'customer ?: \"none\"'");
-		assertThat(routing.routesFor(new Keyed("")).keyedBy(null)).as("an empty key is a key")
+		assertThat(keyed(routing.routesFor(new Keyed("")), null)).as("an empty key is a key")
 			.containsExactly(new ResolvedRoute("keyed", "kafka", "customers", ""));
 	}
 
@@ -113,7 +114,7 @@ public class EventRoutingTests {
 	void keyOrDestinationLongerThanTheTableHoldsIsRefusedRatherThanCutShort() {
 		EventRouting routing = routing(Map.of());
 
-		assertThat(routing.routesFor(new Keyed("k".repeat(255))).keyedBy(null)).singleElement()
+		assertThat(keyed(routing.routesFor(new Keyed("k".repeat(255))), null)).singleElement()
 			.satisfies((route) -> assertThat(route.key()).hasSize(255));
 		assertThatExceptionOfType(OutboxCaptureException.class)
 			.isThrownBy(() -> routing.routesFor(new Keyed("k".repeat(256))))
@@ -134,9 +135,9 @@ public class EventRoutingTests {
 	void aggregateIdLongerThanTheTableHoldsIsRefusedAsTheKeyOfARouteKeyedByIt() {
 		EventRoutes routes = routing(Map.of()).routesFor(new Twice("ada"));
 
-		assertThat(routes.keyedBy("7".repeat(255))).extracting(ResolvedRoute::key)
+		assertThat(keyed(routes, "7".repeat(255))).extracting(ResolvedRoute::key)
 			.containsExactly("7".repeat(255), "ada");
-		assertThatExceptionOfType(OutboxCaptureException.class).isThrownBy(() -> routes.keyedBy("7".repeat(256)))
+		assertThatExceptionOfType(OutboxCaptureException.class).isThrownBy(() -> keyed(routes, "7".repeat(256)))
 			.withMessageContaining("Event 'twice'")
 			.withMessageContaining("its message key is 256 characters long, more than the 255 the outbox table's "
 					+ "message_key column holds");
@@ -187,13 +188,13 @@ public class EventRoutingTests {
 		EventRouting routing = routing(Map.of(EventRoutingTests.class.getName() + ".Plain",
 				new RouteDefinition(null, null, "plain", null)));
 
-		assertThat(routing.routesFor(new Plain("bob")).keyedBy(null))
+		assertThat(keyed(routing.routesFor(new Plain("bob")), null))
 			.containsExactly(new ResolvedRoute("Plain", "kafka", "plain", null));
 	}
 
 	@Test
 	void repeatedAnnotationsRouteToEachDestination() {
-		assertThat(routing(Map.of()).routesFor(new Twice("ada")).keyedBy("7")).containsExactly(
+		assertThat(keyed(routing(Map.of()).routesFor(new Twice("ada")), "7")).containsExactly(
 				new ResolvedRoute("twice", "kafka", "orders", "7"),
 				new ResolvedRoute("twice", "rabbit", "partners/order.twice", "ada"));
 	}
@@ -202,7 +203,7 @@ public class EventRoutingTests {
 	void configuredRouteReplacesTheAnnotationOfItsTransportOnly() {
 		EventRouting routing = routing(Map.of(Twice.class.getName(), new RouteDefinition(null, "rabbit", "other/key", null)));
 
-		assertThat(routing.routesFor(new Twice("ada")).keyedBy("7")).containsExactly(
+		assertThat(keyed(routing.routesFor(new Twice("ada")), "7")).containsExactly(
 				new ResolvedRoute("twice", "kafka", "orders", "7"), new ResolvedRoute("twice", "rabbit", "other/key", "ada"));
 	}
 
@@ -210,7 +211,7 @@ public class EventRoutingTests {
 	void configuredRouteOfAnotherTransportIsAnAdditionalDestination() {
 		EventRouting routing = routing(Map.of(Placed.class.getName(), new RouteDefinition(null, "local", "audit", null)));
 
-		assertThat(routing.routesFor(new Placed("ada")).keyedBy("7")).containsExactly(
+		assertThat(keyed(routing.routesFor(new Placed("ada")), "7")).containsExactly(
 				new ResolvedRoute("Placed", "kafka", "orders-v2", "7"), new ResolvedRoute("Placed", "local", "audit", "7"));
 	}
 
@@ -218,9 +219,9 @@ public class EventRoutingTests {
 	void destinationExpressionsAreEvaluatedForEachEvent() {
 		EventRouting routing = routing(Map.of());
 
-		assertThat(routing.routesFor(new PerRegion("eu", 1)).keyedBy(null))
+		assertThat(keyed(routing.routesFor(new PerRegion("eu", 1)), null))
 			.containsExactly(new ResolvedRoute("PerRegion", "rabbit", "orders/order.eu.1", null));
-		assertThat(routing.routesFor(new PerRegion("us", 2)).keyedBy(null))
+		assertThat(keyed(routing.routesFor(new PerRegion("us", 2)), null))
 			.containsExactly(new ResolvedRoute("PerRegion", "rabbit", "orders/order.us.2", null));
 	}
 
@@ -263,7 +264,7 @@ public class EventRoutingTests {
 		EventRouting routing = new EventRouting(List.of(router), Map.of(), transports("kafka", "rabbit"),
 				new RouteFormats(MessageFormat.OUTBOX, null), this.environment);
 
-		assertThat(routing.routesFor(new Plain("x")).keyedBy("3")).containsExactly(
+		assertThat(keyed(routing.routesFor(new Plain("x")), "3")).containsExactly(
 				new ResolvedRoute("both", "kafka", "topic", "3"), new ResolvedRoute("both", "rabbit", "ex/rk", "k"));
 	}
 
@@ -283,7 +284,7 @@ public class EventRoutingTests {
 	}
 
 	private static Map<String, String> formatHeaders(EventRouting routing, Object event) {
-		return routing.routesFor(event).keyedBy(null).get(0).formatHeaders();
+		return routing.routesFor(event).routes().get(0).formatHeaders();
 	}
 
 	@Test
@@ -295,13 +296,13 @@ public class EventRoutingTests {
 		assertThat(new EventRouting(List.of(cloudEvents), Map.of(), transports("kafka"),
 				new RouteFormats(MessageFormat.OUTBOX, "/orders"), this.environment)
 			.routesFor(new Plain("x"))
-			.keyedBy(null)
+			.routes()
 			.get(0)
 			.formatHeaders()).containsEntry("ce_source", "/orders");
 		assertThat(new EventRouting(List.of(router), Map.of(), transports("kafka"),
 				new RouteFormats(MessageFormat.CLOUDEVENTS, "/orders"), this.environment)
 			.routesFor(new Plain("x"))
-			.keyedBy(null)
+			.routes()
 			.get(0)
 			.formatHeaders()).containsEntry("ce_specversion", "1.0");
 	}
@@ -347,6 +348,18 @@ public class EventRoutingTests {
 
 	private static RoutableTransports transports(String... names) {
 		return RoutableTransports.all(Set.of(names), "kafka");
+	}
+
+	/**
+	 * The routes with the keys the capture gives their events: a route without one of its own, the
+	 * aggregate's id.
+	 */
+	private static List<ResolvedRoute> keyed(EventRoutes routes, @Nullable String aggregateId) {
+		return routes.routes()
+			.stream()
+			.map((route) -> new ResolvedRoute(route.eventType(), route.transport(), route.destination(),
+					routes.keyOf(route, aggregateId), route.formatHeaders()))
+			.toList();
 	}
 
 	@OutboxEvent(type = "twice", destination = "orders")
