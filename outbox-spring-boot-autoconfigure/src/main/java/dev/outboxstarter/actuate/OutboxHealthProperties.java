@@ -13,11 +13,9 @@ import org.springframework.boot.convert.DurationStyle;
 
 /**
  * Configuration of the 'outbox' health indicator: the thresholds beyond which the outbox is DOWN.
- *
- * @since 0.1.0
  */
 @ConfigurationProperties("outbox.health")
-public class OutboxHealthProperties {
+class OutboxHealthProperties {
 
 	/**
 	 * Longest the oldest pending event may wait before the outbox is DOWN.

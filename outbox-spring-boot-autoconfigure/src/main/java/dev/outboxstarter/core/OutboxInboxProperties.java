@@ -8,11 +8,9 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
 /**
  * Configuration of the consumer-side inbox: processed message ids, so that '@IdempotentConsumer'
  * listeners process each outbox message once.
- *
- * @since 0.1.0
  */
 @ConfigurationProperties("outbox.inbox")
-public class OutboxInboxProperties {
+class OutboxInboxProperties {
 
 	/**
 	 * Whether the inbox table is created and '@IdempotentConsumer' listeners deduplicate.
