@@ -18,6 +18,7 @@ import java.util.function.BooleanSupplier;
 import dev.outboxstarter.testsupport.FaultClassPath;
 import dev.outboxstarter.testsupport.KafkaBrokerProcess;
 import dev.outboxstarter.testsupport.TestDatabase;
+import org.awaitility.core.ConditionTimeoutException;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -61,6 +62,9 @@ class FrozenInstanceTests {
 
 	/** What the outbox derives from the publish timeout: twice it, and at least 10 s more than it. */
 	private static final Duration CLAIM_IDLE_LIMIT = Duration.ofSeconds(15);
+
+	/** Times the relay-only instance is frozen until it is frozen in a claim, not just past one. */
+	private static final int FREEZE_ATTEMPTS = 5;
 
 	private static KafkaBrokerProcess broker;
 
@@ -112,16 +116,27 @@ class FrozenInstanceTests {
 			awaitCondition("i1 to commit 40 % of its events", Duration.ofSeconds(120),
 					() -> log.committed() >= EVENTS * 4 / 10, instances);
 
-			broker.pause();
-			try {
-				await("i2 to hold a claim awaiting acknowledgements").atMost(Duration.ofSeconds(60))
-					.pollInterval(Duration.ofMillis(20))
-					.until(() -> database.isPublishing("i2", table));
-				relayOnly.freeze();
+			boolean frozenHoldingAClaim = false;
+			for (int attempt = 1; attempt <= FREEZE_ATTEMPTS && !frozenHoldingAClaim; attempt++) {
+				broker.pause();
+				try {
+					await("i2 to hold a claim awaiting acknowledgements").atMost(Duration.ofSeconds(60))
+						.pollInterval(Duration.ofMillis(20))
+						.until(() -> database.isPublishing("i2", table));
+					relayOnly.freeze();
+					// The claim may have ended between the check and the signal: only one it still holds
+					// once frozen is the scenario.
+					frozenHoldingAClaim = keepsHolding(database, "i2", table);
+					if (!frozenHoldingAClaim) {
+						relayOnly.thaw();
+					}
+				}
+				finally {
+					broker.resume();
+				}
 			}
-			finally {
-				broker.resume();
-			}
+			assertThat(frozenHoldingAClaim).as("i2 frozen while it held a claim, in %d attempts", FREEZE_ATTEMPTS)
+				.isTrue();
 			System.out.println("[" + name + "] i2 frozen while it held a claim, at " + Instant.now());
 
 			// Every other key's events are published while the frozen claim still holds its keys: the
@@ -202,6 +217,23 @@ class FrozenInstanceTests {
 	 * transaction has locked (a {@code SKIP LOCKED} read passes over it); fills {@code heldKeys} with
 	 * those keys and their pending rows.
 	 */
+	/**
+	 * Whether a frozen instance's claim stays open: a claim whose commit was on its way when the instance
+	 * was stopped ends a moment later.
+	 */
+	private static boolean keepsHolding(FaultDatabase database, String instance, String table) {
+		try {
+			await().atMost(Duration.ofSeconds(3))
+				.during(Duration.ofSeconds(1))
+				.pollInterval(Duration.ofMillis(20))
+				.until(() -> database.isPublishing(instance, table));
+			return true;
+		}
+		catch (ConditionTimeoutException ex) {
+			return false;
+		}
+	}
+
 	private static boolean onlyHeldKeysPending(FaultDatabase database, String table, Map<String, Integer> heldKeys) {
 		DataSourceTransactionManager transactionManager = new DataSourceTransactionManager(
 				database.database().dataSource());
