@@ -11,12 +11,15 @@ import java.util.function.Function;
 
 import org.junit.jupiter.api.Assumptions;
 import org.openqa.selenium.By;
+import org.openqa.selenium.NoSuchElementException;
 import org.openqa.selenium.OutputType;
+import org.openqa.selenium.StaleElementReferenceException;
 import org.openqa.selenium.WebDriver;
 import org.openqa.selenium.WebElement;
 import org.openqa.selenium.chrome.ChromeDriver;
 import org.openqa.selenium.chrome.ChromeDriverService;
 import org.openqa.selenium.chrome.ChromeOptions;
+import org.openqa.selenium.support.ui.Select;
 import org.openqa.selenium.support.ui.WebDriverWait;
 
 import static org.assertj.core.api.Assertions.fail;
@@ -109,6 +112,27 @@ final class ConsoleBrowser implements AutoCloseable {
 		input.sendKeys(value);
 	}
 
+	/**
+	 * Clicks the first row of a table body the page redraws on every refresh.
+	 */
+	void clickFirstRow(String tableBodyId) {
+		clickRedrawn(By.cssSelector("#" + tableBodyId + " tr"));
+	}
+
+	private void clickRedrawn(By element) {
+		new WebDriverWait(this.driver, Duration.ofSeconds(30), Duration.ofMillis(100))
+			.ignoring(StaleElementReferenceException.class)
+			.ignoring(NoSuchElementException.class)
+			.until((driver) -> {
+				driver.findElement(element).click();
+				return true;
+			});
+	}
+
+	void select(String id, String option) {
+		new Select(element(id)).selectByVisibleText(option);
+	}
+
 	void acceptConfirmation() {
 		until((driver) -> driver.switchTo().alert()).accept();
 	}
@@ -119,16 +143,14 @@ final class ConsoleBrowser implements AutoCloseable {
 	}
 
 	/** The rows of the search results, by event id. */
+	@SuppressWarnings("unchecked")
 	List<String> resultIds() {
-		return this.driver.findElements(By.cssSelector("#results tr"))
-			.stream()
-			.map((row) -> row.getDomAttribute("data-id"))
-			.toList();
+		return (List<String>) this.driver
+			.executeScript("return [...document.querySelectorAll('#results tr')].map((row) => row.dataset.id);");
 	}
 
 	void openResult(String id) {
-		until((driver) -> resultIds().contains(id));
-		this.driver.findElement(By.cssSelector("#results tr[data-id='" + id + "']")).click();
+		clickRedrawn(By.cssSelector("#results tr[data-id='" + id + "']"));
 		until((driver) -> text("detail-id").equals(id));
 	}
 
