@@ -44,8 +44,8 @@ import static org.awaitility.Awaitility.await;
 /**
  * What users do in the console, in headless Chromium against the running application on PostgreSQL and
  * Kafka, behind the application's Spring Security: an operator finds an event the broker refused as too
- * large for its topic, retries it once the topic takes it, and republishes a range of published events
- * to another topic; an anonymous user reads but has no action and is refused one forged; a signed-in
+ * large for its topic, retries it once the topic takes it, republishes a range of published events to
+ * another topic and discards an event; an anonymous user reads but has no action and is refused one forged; a signed-in
  * user without the operator role sees no action button, no payload, and gets 403 for forged actions.
  * Every action, taken or refused, is logged with who tried it.
  */
@@ -178,9 +178,32 @@ class ConsoleActionsBrowserTests {
 		assertThat(republished).extracting((record) -> record.header(OutboxHeaders.MESSAGE_ID))
 			.doesNotContainAnyElementsOf(shipped.stream().map((event) -> event.id().toString()).toList());
 		assertThat(received(topic, run + "-1")).as("the originals are not sent again").hasSize(1);
+		this.browser.until((driver) -> this.browser.text("detail-status").equals("PUBLISHED"));
+		this.browser.type("filter-destination", REPLAY_TOPIC);
+		this.browser.select("filter-status", "any");
+		this.browser.type("filter-from", "");
+		this.browser.type("filter-to", "");
+		this.browser.click("search");
+		this.browser.until((driver) -> this.browser.resultIds().size() == 3
+				&& this.browser.text("results").contains("kafka " + REPLAY_TOPIC));
+		this.browser.scrollTo("find-title");
 		this.browser.screenshot("console-republish.png");
 
+		// Too large even for the raised limit: the operator discards it.
+		StoredEvent unwanted = shipAndAwait(run + "-unwanted", "x".repeat(8 * TOPIC_LIMIT));
+		this.browser.type("filter-destination", TOPIC);
+		this.browser.select("filter-status", "DEAD");
+		this.browser.type("filter-key", run + "-unwanted");
+		this.browser.click("search");
+		this.browser.openResult(unwanted.id().toString());
+		this.browser.click("discard-event");
+		this.browser.acceptConfirmation();
+		this.browser.until((driver) -> this.browser.text("message").equals("discard: 1 event(s)"));
+		this.browser.until((driver) -> !this.browser.element("detail").isDisplayed());
+		assertThat(this.monitoring.find(unwanted.id(), false)).isNull();
+
 		assertThat(output.getAll()).contains("Outbox console: 'operator' took action retry on DEAD event " + dead.id())
+			.contains("Outbox console: 'operator' took action discard on event " + unwanted.id())
 			.contains("Outbox console: 'operator' took action republish on PUBLISHED events matching {type=ParcelShipped, "
 					+ "destination=" + TOPIC + ", from=");
 	}

@@ -100,6 +100,9 @@ class ConsoleBrokerOutageBrowserTests {
 				&& this.browser.chartValues("backlog").contains(0.0));
 		this.browser.until((driver) -> this.browser.chartValues("failed").stream().anyMatch((rate) -> rate > 0));
 		assertThat(this.browser.text("oldest-age")).matches("\\d+(\\.\\d)? (s|min)");
+		this.browser.select("filter-status", "PENDING");
+		this.browser.click("search");
+		this.browser.until((driver) -> this.browser.resultIds().size() == 5);
 		this.browser.screenshot("console-outage.png");
 
 		broker.open();
@@ -109,6 +112,9 @@ class ConsoleBrokerOutageBrowserTests {
 		this.browser.until((driver) -> last(this.browser.chartValues("backlog")) == 0);
 		this.browser.until((driver) -> this.browser.chartValues("published").stream().anyMatch((rate) -> rate > 0));
 		this.browser.until((driver) -> !this.browser.chartValues("latency").isEmpty());
+		this.browser.select("filter-status", "PUBLISHED");
+		this.browser.click("search");
+		this.browser.until((driver) -> this.browser.text("results").split("PUBLISHED", -1).length == 6);
 		this.browser.screenshot("console-overview.png");
 		assertThat(this.browser.loadedFromElsewhere()).as("resources the page loaded from another origin").isEmpty();
 	}

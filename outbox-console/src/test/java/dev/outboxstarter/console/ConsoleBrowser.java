@@ -123,6 +123,8 @@ final class ConsoleBrowser implements AutoCloseable {
 		new WebDriverWait(this.driver, Duration.ofSeconds(30), Duration.ofMillis(100))
 			.ignoring(StaleElementReferenceException.class)
 			.ignoring(NoSuchElementException.class)
+			.withMessage(() -> "no " + element + " to click; the page says '" + text("message") + "' and lists:\n"
+					+ text("results"))
 			.until((driver) -> {
 				driver.findElement(element).click();
 				return true;
@@ -131,6 +133,10 @@ final class ConsoleBrowser implements AutoCloseable {
 
 	void select(String id, String option) {
 		new Select(element(id)).selectByVisibleText(option);
+	}
+
+	void scrollTo(String id) {
+		this.driver.executeScript("document.getElementById(arguments[0]).scrollIntoView()", id);
 	}
 
 	void acceptConfirmation() {
