@@ -18,10 +18,6 @@ import dev.outboxstarter.testsupport.TestDatabase;
 import dev.outboxstarter.testsupport.TestKafka;
 import dev.outboxstarter.testsupport.TopicRecorder;
 import dev.outboxstarter.testsupport.TopicRecorder.Received;
-import org.apache.kafka.clients.admin.AdminClient;
-import org.apache.kafka.clients.admin.AlterConfigOp;
-import org.apache.kafka.clients.admin.ConfigEntry;
-import org.apache.kafka.common.config.ConfigResource;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
@@ -145,7 +141,7 @@ class ConsoleActionsBrowserTests {
 		assertThat(this.browser.text("detail-payload")).contains("\"parcelId\": \"" + run + "-large\"");
 		this.browser.screenshot("console-event.png");
 
-		raiseTopicLimit(4 * TOPIC_LIMIT);
+		TestKafka.alterTopic(TOPIC, "max.message.bytes", String.valueOf(4 * TOPIC_LIMIT));
 		this.browser.click("retry-event");
 		this.browser.until((driver) -> this.browser.text("message").equals("retry: 1 event(s)"));
 		Received retried = await().atMost(Duration.ofSeconds(15))
@@ -264,15 +260,6 @@ class ConsoleActionsBrowserTests {
 
 	private static List<Received> received(TopicRecorder recorder, String part) {
 		return recorder.poll().stream().filter((record) -> record.value().contains(part)).toList();
-	}
-
-	private static void raiseTopicLimit(int bytes) throws Exception {
-		try (AdminClient admin = AdminClient.create(Map.of("bootstrap.servers", TestKafka.bootstrapServers()))) {
-			ConfigResource resource = new ConfigResource(ConfigResource.Type.TOPIC, TOPIC);
-			AlterConfigOp raise = new AlterConfigOp(new ConfigEntry("max.message.bytes", String.valueOf(bytes)),
-					AlterConfigOp.OpType.SET);
-			admin.incrementalAlterConfigs(Map.of(resource, List.of(raise))).all().get();
-		}
 	}
 
 }
