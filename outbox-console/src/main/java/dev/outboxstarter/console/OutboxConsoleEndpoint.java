@@ -283,6 +283,11 @@ public class OutboxConsoleEndpoint {
 					"Bad size");
 		}
 		boolean withValues = showsValues(securityContext);
+		if (!withValues && (query.key() != null || query.aggregateId() != null)) {
+			// The rows found would tell whether a key or an aggregate has events, a value kept from this user.
+			throw new InvalidEndpointRequestException("Only users who see the events' values "
+					+ "(management.endpoint.outbox.show-values) may search by key or aggregate id", "Values hidden");
+		}
 		List<EventRow> events = this.monitoring.find(query, page * size, size, withValues)
 			.stream()
 			.map(EventRow::of)

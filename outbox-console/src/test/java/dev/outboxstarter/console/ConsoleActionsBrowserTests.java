@@ -218,6 +218,8 @@ class ConsoleActionsBrowserTests {
 		assertThat(this.browser.text("detail-payload")).isEqualTo("(hidden)");
 		assertThat(this.browser.actionButtons()).isEmpty();
 
+		assertThat(this.browser.element("filter-key").isEnabled()).as("search by key, a hidden value").isFalse();
+
 		assertThat(this.browser.forge("POST", "/" + dead.id(), Map.of())).isEqualTo(401);
 		assertThat(this.browser.forge("POST", "", Map.of("action", "retry-dead"))).isEqualTo(401);
 		assertThat(this.monitoring.find(dead.id(), false).status()).isEqualTo(EventStatus.DEAD);

@@ -15,11 +15,13 @@ import org.junit.jupiter.api.Test;
 
 import org.springframework.boot.actuate.autoconfigure.endpoint.EndpointAutoConfiguration;
 import org.springframework.boot.actuate.autoconfigure.endpoint.web.WebEndpointAutoConfiguration;
+import org.springframework.boot.actuate.endpoint.InvalidEndpointRequestException;
 import org.springframework.boot.actuate.endpoint.SecurityContext;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.test.context.runner.WebApplicationContextRunner;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 import static org.mockito.BDDMockito.given;
 import static org.mockito.Mockito.mock;
 
@@ -73,7 +75,7 @@ class OutboxConsoleAutoConfigurationTests {
 	}
 
 	@Test
-	void valuesAreShownAsTheOutboxEndpointsRuleAllows() {
+	void valuesAreShownAndSearchedForAsTheOutboxEndpointsRuleAllows() {
 		this.runner
 			.withPropertyValues("management.endpoints.web.exposure.include=outboxconsole",
 					"management.endpoint.outbox.show-values=when-authorized", "management.endpoint.outbox.roles=AUDITOR")
@@ -82,6 +84,10 @@ class OutboxConsoleAutoConfigurationTests {
 				assertThat(overview(console, user("auditor", "AUDITOR")).valuesShown()).isTrue();
 				assertThat(overview(console, user("ops", "OPERATOR")).valuesShown()).isFalse();
 				assertThat(overview(console, SecurityContext.NONE).valuesShown()).isFalse();
+				assertThatExceptionOfType(InvalidEndpointRequestException.class)
+					.isThrownBy(() -> console.view("events", null, null, null, "order-42", null, null, null, null, null,
+							null, user("ops", "OPERATOR")))
+					.withMessageContaining("may search by key or aggregate id");
 			});
 	}
 
