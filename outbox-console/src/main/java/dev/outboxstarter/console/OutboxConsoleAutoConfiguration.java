@@ -23,6 +23,7 @@ import org.springframework.boot.context.properties.EnableConfigurationProperties
 import org.springframework.boot.context.properties.bind.Bindable;
 import org.springframework.boot.context.properties.bind.Binder;
 import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.ImportRuntimeHints;
 import org.springframework.core.env.Environment;
 
 /**
@@ -33,6 +34,7 @@ import org.springframework.core.env.Environment;
 @ConditionalOnBean({ OutboxMonitoring.class, OutboxAdministration.class, DeadEvents.class })
 @ConditionalOnAvailableEndpoint(OutboxConsoleEndpoint.class)
 @EnableConfigurationProperties(OutboxConsoleProperties.class)
+@ImportRuntimeHints(OutboxConsoleRuntimeHints.class)
 final class OutboxConsoleAutoConfiguration {
 
 	/** The {@code outbox} endpoint's properties, whose rule for values the console applies as well. */
