@@ -109,6 +109,7 @@ class ConsoleBrokerOutageBrowserTests {
 
 		this.browser.until(Duration.ofSeconds(60), (driver) -> this.browser.text("unavailable").equals("none")
 				&& this.browser.number("pending") == 0);
+		this.browser.until((driver) -> this.browser.number("published") == 5);
 		this.browser.until((driver) -> last(this.browser.chartValues("backlog")) == 0);
 		this.browser.until((driver) -> this.browser.chartValues("published").stream().anyMatch((rate) -> rate > 0));
 		this.browser.until((driver) -> !this.browser.chartValues("latency").isEmpty());
