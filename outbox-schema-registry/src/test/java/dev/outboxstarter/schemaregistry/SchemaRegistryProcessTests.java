@@ -14,6 +14,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.apicurio.registry.rest.client.RegistryClient;
 import io.apicurio.registry.rest.client.RegistryClientFactory;
+import io.apicurio.registry.rest.client.exception.RuleViolationException;
 import io.apicurio.registry.serde.SerdeConfig;
 import io.apicurio.registry.serde.avro.AvroKafkaDeserializer;
 import io.apicurio.registry.serde.avro.AvroKafkaSerializer;
@@ -24,6 +25,7 @@ import org.apache.kafka.common.header.internals.RecordHeaders;
 import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 
 /**
  * The registry that {@link SchemaRegistryProcess} runs is a real Apicurio Registry: schemas written
@@ -93,6 +95,72 @@ class SchemaRegistryProcessTests {
 			deserializer.configure(serdeConfig(asConfluent), false);
 			GenericRecord read = deserializer.deserialize("paid-orders", new RecordHeaders(), bytes);
 			assertThat(read.get("id")).hasToString("order-2");
+		}
+	}
+
+	@Test
+	void avroSerializerRegistersACompatibleChangeAndIsRefusedAnIncompatibleOneUnderTheSubjectsCompatibilityRule()
+			throws Exception {
+		String subject = "evolving-orders-value";
+		send(HttpRequest.newBuilder(URI.create(this.registry.confluentCompatibleApiUrl() + "/config/" + subject))
+			.header("Content-Type", "application/vnd.schemaregistry.v1+json")
+			.PUT(HttpRequest.BodyPublishers.ofString("{\"compatibility\": \"BACKWARD\"}"))
+			.build());
+		Schema first = orderSchema("OrderRevised");
+		Schema compatible = new Schema.Parser().parse("""
+				{"type": "record", "name": "OrderRevised", "namespace": "dev.outboxstarter.schemaregistry",
+				 "fields": [{"name": "id", "type": "string"}, {"name": "amount", "type": "long"},
+				            {"name": "currency", "type": "string", "default": "EUR"}]}
+				""");
+		Schema incompatible = new Schema.Parser().parse("""
+				{"type": "record", "name": "OrderRevised", "namespace": "dev.outboxstarter.schemaregistry",
+				 "fields": [{"name": "id", "type": "string"}, {"name": "amount", "type": "long"},
+				            {"name": "customer", "type": "string"}]}
+				""");
+		try (AvroKafkaSerializer<GenericRecord> serializer = new AvroKafkaSerializer<>()) {
+			serializer.configure(serdeConfig(Map.of(SerdeConfig.AUTO_REGISTER_ARTIFACT, true,
+					SerdeConfig.AUTO_REGISTER_ARTIFACT_IF_EXISTS, "RETURN_OR_UPDATE")), false);
+			serializer.serialize("evolving-orders", order(first, "order-3"));
+			GenericRecord revised = order(compatible, "order-4");
+			revised.put("currency", "CHF");
+			serializer.serialize("evolving-orders", revised);
+			GenericRecord refused = order(incompatible, "order-5");
+			refused.put("customer", "c-1");
+			// The registry names the subject and the change it refuses, not the rule.
+			assertThatExceptionOfType(RuleViolationException.class)
+				.isThrownBy(() -> serializer.serialize("evolving-orders", refused))
+				.withMessageContaining("Incompatible artifact: " + subject)
+				.withMessageContaining("customer");
+		}
+		JsonNode versions = getJson(this.registry.confluentCompatibleApiUrl() + "/subjects/" + subject + "/versions");
+		assertThat(versions).hasSize(2);
+		JsonNode latest = getJson(this.registry.confluentCompatibleApiUrl() + "/subjects/" + subject + "/versions/latest");
+		assertThat(new Schema.Parser().parse(latest.get("schema").asText())).isEqualTo(compatible);
+	}
+
+	@Test
+	void protobufSchemaRegisteredThroughTheConfluentCompatibleApiIsReadByTheRegistryClientAsProtobuf()
+			throws Exception {
+		String proto = """
+				syntax = "proto3";
+				package dev.outboxstarter.schemaregistry;
+
+				message OrderShipped {
+				  string id = 1;
+				  int64 amount = 2;
+				}
+				""";
+		int id = postJson(this.registry.confluentCompatibleApiUrl() + "/subjects/shipped-orders-value/versions",
+				json.createObjectNode().put("schemaType", "PROTOBUF").put("schema", proto))
+			.get("id")
+			.asInt();
+		JsonNode byId = getJson(this.registry.confluentCompatibleApiUrl() + "/schemas/ids/" + id);
+		assertThat(byId.get("schemaType").asText()).isEqualTo("PROTOBUF");
+
+		RegistryClient client = RegistryClientFactory.create(this.registry.registryApiUrl());
+		assertThat(client.getArtifactMetaData(null, "shipped-orders-value").getType()).hasToString("PROTOBUF");
+		try (var latest = client.getLatestArtifact(null, "shipped-orders-value")) {
+			assertThat(new String(latest.readAllBytes(), StandardCharsets.UTF_8)).contains("message OrderShipped");
 		}
 	}
 
