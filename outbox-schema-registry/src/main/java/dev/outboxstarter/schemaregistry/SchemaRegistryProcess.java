@@ -81,6 +81,8 @@ public final class SchemaRegistryProcess implements AutoCloseable {
 		// start-up, and one test registry needs few.
 		command.add("-Dquarkus.datasource.jdbc.initial-size=2");
 		command.add("-Dquarkus.datasource.jdbc.min-size=2");
+		// The tests reach it on the loopback address only; the registry's default is every interface.
+		command.add("-Dquarkus.http.host=127.0.0.1");
 		command.add("-jar");
 		command.add(application.toString());
 		ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true)
