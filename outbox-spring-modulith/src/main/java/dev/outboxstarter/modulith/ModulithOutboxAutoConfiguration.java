@@ -7,8 +7,8 @@ import dev.outboxstarter.OutboxConfigurationException;
 import dev.outboxstarter.core.OutboxAutoConfiguration;
 import dev.outboxstarter.core.OutboxProperties;
 
-import org.springframework.beans.factory.BeanFactory;
 import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.beans.factory.config.ConfigurableListableBeanFactory;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
@@ -38,9 +38,10 @@ class ModulithOutboxAutoConfiguration {
 
 	@Bean
 	ExternalizedEventCapture externalizedEventCapture(ObjectProvider<EventExternalizationConfiguration> configuration,
-			ObjectProvider<Outbox> outbox, ObjectProvider<OutboxProperties> properties, BeanFactory beans) {
+			ObjectProvider<Outbox> outbox, ObjectProvider<OutboxProperties> properties,
+			ConfigurableListableBeanFactory beans) {
 		OTHER_OUTBOXES.forEach((artifact, autoConfiguration) -> {
-			if (ClassUtils.isPresent(autoConfiguration, getClass().getClassLoader())) {
+			if (ClassUtils.isPresent(autoConfiguration, beans.getBeanClassLoader())) {
 				throw new OutboxConfigurationException(ExternalizationMode.PROPERTY + " is 'outbox', and both "
 						+ "outbox-spring-modulith and " + artifact
 						+ " are on the classpath: each would write every externalized event to an outbox of its own",
