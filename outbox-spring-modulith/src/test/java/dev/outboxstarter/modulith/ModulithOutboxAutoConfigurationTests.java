@@ -63,9 +63,9 @@ class ModulithOutboxAutoConfigurationTests {
 	}
 
 	@Test
-	void writesTheEventsModulithsDefaultConfigurationSelectsToTheOutboxKeyedAsTheirAnnotationSays() {
+	void withTheDocumentedSwitchTheEventsModulithsDefaultConfigurationSelectsAreWrittenToTheOutboxKeyedAsAnnotated() {
 		TestDatabase.POSTGRESQL.dropTable(TABLE);
-		this.runner.withPropertyValues(OUTBOX_MODE).run((context) -> {
+		this.runner.withPropertyValues(DocumentedSwitch.properties()).run((context) -> {
 			assertThat(context).hasSingleBean(ExternalizedEventCapture.class);
 			context.getBean(TransactionTemplate.class).executeWithoutResult((status) -> {
 				context.publishEvent(new InvoiceIssued("invoice-7", 120));
