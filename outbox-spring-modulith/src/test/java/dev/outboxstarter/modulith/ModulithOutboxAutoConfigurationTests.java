@@ -2,6 +2,7 @@ package dev.outboxstarter.modulith;
 
 import java.util.Map;
 
+import dev.outboxstarter.OutboxCaptureException;
 import dev.outboxstarter.OutboxConfigurationException;
 import dev.outboxstarter.core.OutboxAutoConfiguration;
 import dev.outboxstarter.modulith.invoicing.InvoiceDrafted;
@@ -25,6 +26,7 @@ import org.springframework.modulith.events.config.EventExternalizationAutoConfig
 import org.springframework.transaction.support.TransactionTemplate;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 
 /**
  * When outbox-spring-modulith takes Modulith's externalized events, and how it refuses to start in
@@ -76,6 +78,14 @@ class ModulithOutboxAutoConfigurationTests {
 				.containsExactly(Map.of("event_type", "InvoiceIssued", "transport", "kafka", "destination", "invoices",
 						"message_key", "invoice-7", "payload", "{\"invoiceId\":\"invoice-7\",\"amount\":120}"));
 		});
+	}
+
+	@Test
+	void anExternalizedEventPublishedWithNoTransactionIsRefused() {
+		this.runner.withPropertyValues(OUTBOX_MODE)
+			.run((context) -> assertThatExceptionOfType(OutboxCaptureException.class)
+				.isThrownBy(() -> context.publishEvent(new InvoiceIssued("invoice-9", 80)))
+				.withMessageContaining("no transaction active"));
 	}
 
 	@Test
