@@ -19,9 +19,11 @@ import org.springframework.boot.jackson.autoconfigure.JacksonAutoConfiguration;
 import org.springframework.boot.jdbc.autoconfigure.DataSourceAutoConfiguration;
 import org.springframework.boot.jdbc.autoconfigure.DataSourceTransactionManagerAutoConfiguration;
 import org.springframework.boot.kafka.autoconfigure.KafkaAutoConfiguration;
+import org.springframework.boot.test.context.FilteredClassLoader;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.boot.transaction.autoconfigure.TransactionAutoConfiguration;
 import org.springframework.jdbc.core.JdbcTemplate;
+import org.springframework.modulith.events.ExternalizationMode;
 import org.springframework.modulith.events.config.EventExternalizationAutoConfiguration;
 import org.springframework.transaction.support.TransactionTemplate;
 
@@ -55,6 +57,13 @@ class ModulithOutboxAutoConfigurationTests {
 		this.runner.run((context) -> assertThat(context).hasNotFailed()
 			.doesNotHaveBean(ExternalizedEventCapture.class));
 		this.runner.withPropertyValues("spring.modulith.events.externalization.mode=module-listener")
+			.run((context) -> assertThat(context).hasNotFailed().doesNotHaveBean(ExternalizedEventCapture.class));
+	}
+
+	@Test
+	void takesNoEventOnAModulithThatHasNoOutboxMode() {
+		this.runner.withPropertyValues(OUTBOX_MODE)
+			.withClassLoader(new FilteredClassLoader(ExternalizationMode.class))
 			.run((context) -> assertThat(context).hasNotFailed().doesNotHaveBean(ExternalizedEventCapture.class));
 	}
 
