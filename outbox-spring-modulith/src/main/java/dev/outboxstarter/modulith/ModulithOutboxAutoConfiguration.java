@@ -55,8 +55,8 @@ class ModulithOutboxAutoConfiguration {
 			throw new OutboxConfigurationException(ExternalizationMode.PROPERTY
 					+ " is 'outbox', but there is no EventExternalizationConfiguration bean, so no event would be "
 					+ "selected for the outbox",
-					"Add Spring Modulith's event support (spring-modulith-starter-core, or spring-modulith-events-core), "
-							+ "or declare an EventExternalizationConfiguration bean.");
+					"Add Spring Modulith's event support (spring-modulith-starter-jdbc or spring-modulith-starter-jpa, "
+							+ "which bring spring-modulith-events-core), or declare an EventExternalizationConfiguration bean.");
 		}
 		Outbox events = outbox.getIfAvailable();
 		OutboxProperties settings = properties.getIfAvailable();
