@@ -22,14 +22,17 @@ import org.springframework.util.ClassUtils;
  * Spring Modulith's outbox mode through this starter. The mode switches Modulith's own after-commit
  * externalization off and leaves the events to an outbox library, so once it is on, an application
  * that cannot write them to the outbox would lose them: it is refused at start-up instead. Before
- * Modulith 2.1, which has no such mode, it does nothing.
+ * Modulith 2.1, which has no such mode, it does nothing. Public so that applications can exclude it
+ * or order their own auto-configuration after it.
+ *
+ * @since 0.1.0
  */
 @AutoConfiguration(after = OutboxAutoConfiguration.class,
 		afterName = "org.springframework.modulith.events.config.EventExternalizationAutoConfiguration")
 @ConditionalOnClass({ EventExternalizationConfiguration.class, ExternalizationMode.class })
 @ConditionalOnProperty(name = ExternalizationMode.PROPERTY, havingValue = "outbox")
 @ConditionalOnBooleanProperty(name = "spring.modulith.events.externalization.enabled", matchIfMissing = true)
-class ModulithOutboxAutoConfiguration {
+public final class ModulithOutboxAutoConfiguration {
 
 	/** Modulith's own outbox integrations by their artifacts: each would write the events to an outbox too. */
 	private static final Map<String, String> OTHER_OUTBOXES = Map.of("spring-modulith-events-namastack",
