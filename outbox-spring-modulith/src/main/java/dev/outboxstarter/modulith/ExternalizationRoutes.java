@@ -50,8 +50,8 @@ final class ExternalizationRoutes {
 	 * @param target Modulith's routing target for it
 	 * @param payload what is sent, the root object of the target's expressions
 	 * @return the route
-	 * @throws OutboxCaptureException when an expression cannot be evaluated, or the target evaluates to
-	 * nothing
+	 * @throws OutboxCaptureException when an expression cannot be evaluated, the target evaluates to
+	 * nothing or the key to null
 	 */
 	OutboxRoute routeOf(Object event, RoutingTarget target, Object payload) {
 		String eventType = event.getClass().getSimpleName();
@@ -60,7 +60,16 @@ final class ExternalizationRoutes {
 			throw new OutboxCaptureException("Event " + event.getClass().getName() + " is externalized to '"
 					+ target.getTarget() + "', which evaluates to no target: make the expression yield a topic");
 		}
-		String key = (target.getKey() != null) ? evaluate(event, target.getKey(), payload) : null;
+		String key = null;
+		if (target.getKey() != null) {
+			key = evaluate(event, target.getKey(), payload);
+			if (key == null) {
+				// As the outbox's own key expressions: an event that asks for a key and has none would
+				// lose its order silently.
+				throw new OutboxCaptureException("Event " + event.getClass().getName() + " is externalized with the key '"
+						+ target.getKey() + "', which evaluates to null: give the event a key, or route it without one");
+			}
+		}
 		if (RABBIT.equals(this.transport)) {
 			destination = destination + "/" + ((key != null) ? key : "");
 		}

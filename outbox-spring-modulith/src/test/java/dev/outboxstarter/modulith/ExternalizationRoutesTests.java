@@ -68,6 +68,14 @@ class ExternalizationRoutesTests {
 	}
 
 	@Test
+	void aKeyExpressionThatYieldsNullIsRefused() {
+		assertThatExceptionOfType(OutboxCaptureException.class)
+			.isThrownBy(() -> this.kafka.routeOf(new Notice(null), RoutingTarget.forTarget("notices").andKey("#{orderId()}"),
+					new Notice(null)))
+			.withMessageContaining("is externalized with the key '#{orderId()}', which evaluates to null");
+	}
+
+	@Test
 	void aTargetThatEvaluatesToNothingIsRefused() {
 		assertThatExceptionOfType(OutboxCaptureException.class)
 			.isThrownBy(() -> this.kafka.routeOf(new Notice("o-1"), RoutingTarget.forTarget("#{null}").withoutKey(),
