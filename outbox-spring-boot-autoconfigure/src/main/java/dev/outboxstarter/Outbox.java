@@ -1,5 +1,7 @@
 package dev.outboxstarter;
 
+import java.util.Map;
+
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -30,5 +32,19 @@ public interface Outbox {
 	 * or no transaction is active
 	 */
 	void publish(String aggregateType, @Nullable Object aggregateId, Object event);
+
+	/**
+	 * Stores an event on a route its caller decided, with headers of its own, for code that routes
+	 * events by rules of its own (such as an integration with another library's event routing).
+	 * Annotations, {@code outbox.routes} properties and {@link OutboxEventRouter} beans are not
+	 * consulted. The route's key is the message key as it is ({@code null}: no key).
+	 * @param route where the event goes
+	 * @param event the event, serialized as the payload
+	 * @param headers headers stored and sent with it; they replace headers of the same name that an
+	 * {@code EventHeadersContributor} adds, and the outbox's own headers replace them
+	 * @throws OutboxCaptureException if the route's transport may not be routed to, the event cannot
+	 * be serialized or is too large, or no transaction is active
+	 */
+	void publish(OutboxRoute route, Object event, Map<String, String> headers);
 
 }

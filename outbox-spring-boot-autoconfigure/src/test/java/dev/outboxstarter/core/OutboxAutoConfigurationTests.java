@@ -6,6 +6,7 @@ import java.util.Map;
 import java.util.UUID;
 
 import dev.outboxstarter.Outbox;
+import dev.outboxstarter.OutboxRoute;
 import dev.outboxstarter.internal.capture.OutboxCapture;
 import dev.outboxstarter.internal.delivery.FastPathDispatcher;
 import dev.outboxstarter.internal.delivery.Outages;
@@ -192,6 +193,10 @@ class OutboxAutoConfigurationTests {
 
 			@Override
 			public void publish(String aggregateType, Object aggregateId, Object event) {
+			}
+
+			@Override
+			public void publish(OutboxRoute route, Object event, Map<String, String> headers) {
 			}
 
 		};

@@ -6,6 +6,7 @@ import java.util.Map;
 import java.util.function.Supplier;
 
 import dev.outboxstarter.OutboxCaptureException;
+import dev.outboxstarter.OutboxRoute;
 import dev.outboxstarter.internal.routing.EventRouting;
 import dev.outboxstarter.internal.routing.EventRoutes;
 import dev.outboxstarter.spi.CapturedEvent;
@@ -59,6 +60,28 @@ public class OutboxCapture {
 			CaptureBuffer buffer = this.buffers.forCapture(routes);
 			buffer.add(serialize(event, routes).rowsFor(aggregate));
 			return true;
+		}
+		catch (OutboxCaptureException ex) {
+			throw refused(ex);
+		}
+	}
+
+	/**
+	 * Captures an event on a route its caller decided, with headers of the caller's own, which replace
+	 * contributed headers of the same name.
+	 * @param route where it goes, its key as it is
+	 * @param event the event
+	 * @param headers the caller's headers
+	 * @throws OutboxCaptureException if it cannot be captured
+	 */
+	public void capture(OutboxRoute route, Object event, Map<String, String> headers) {
+		try {
+			EventRoutes routes = this.routing.routesFor(event, List.of(route));
+			CaptureBuffer buffer = this.buffers.forCapture(routes);
+			Map<String, String> merged = new LinkedHashMap<>(contributedHeaders());
+			merged.putAll(headers);
+			String payload = this.serializer.serialize(event, routes);
+			buffer.add(new SerializedEvent(routes, payload, Map.copyOf(merged)).rowsFor(null));
 		}
 		catch (OutboxCaptureException ex) {
 			throw refused(ex);

@@ -1,7 +1,10 @@
 package dev.outboxstarter.internal.capture;
 
+import java.util.Map;
+
 import dev.outboxstarter.Outbox;
 import dev.outboxstarter.OutboxCaptureException;
+import dev.outboxstarter.OutboxRoute;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -23,6 +26,11 @@ public class TransactionalOutbox implements Outbox {
 	@Override
 	public void publish(String aggregateType, @Nullable Object aggregateId, Object event) {
 		store(event, new AggregateRef(aggregateType, aggregateId));
+	}
+
+	@Override
+	public void publish(OutboxRoute route, Object event, Map<String, String> headers) {
+		this.capture.capture(route, event, headers);
 	}
 
 	private void store(Object event, @Nullable AggregateRef aggregate) {
