@@ -1,6 +1,7 @@
 package dev.outboxstarter.core;
 
 import java.time.Duration;
+import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
@@ -192,6 +193,14 @@ class OutboxAutoConfigurationTests {
 
 			@Override
 			public void publish(String aggregateType, Object aggregateId, Object event) {
+			}
+
+			@Override
+			public void publish(Object event, Instant deliverAt) {
+			}
+
+			@Override
+			public void publish(String aggregateType, Object aggregateId, Object event, Instant deliverAt) {
 			}
 
 		};
