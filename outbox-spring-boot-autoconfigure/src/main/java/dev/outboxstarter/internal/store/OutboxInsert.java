@@ -3,6 +3,8 @@ package dev.outboxstarter.internal.store;
 import java.sql.Types;
 import java.time.Duration;
 import java.time.Instant;
+import java.time.OffsetDateTime;
+import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -25,6 +27,8 @@ final class OutboxInsert {
 	private static final SqlParameterValue NULL_MILLIS = new SqlParameterValue(Types.BIGINT, null);
 
 	private static final SqlParameterValue NULL_FLAG = new SqlParameterValue(Types.BOOLEAN, null);
+
+	private static final SqlParameterValue NULL_TIME = new SqlParameterValue(Types.TIMESTAMP_WITH_TIMEZONE, null);
 
 	private final JdbcOperations jdbc;
 
@@ -101,6 +105,7 @@ final class OutboxInsert {
 				case DELAY_MILLIS -> (deliverAfterMillis != null) ? deliverAfterMillis : graceMillis;
 				case DELIVER_AFTER_MILLIS -> (deliverAfterMillis != null) ? deliverAfterMillis : NULL_MILLIS;
 				case DELAY_HOLDS_KEY -> (deliverAfterMillis != null) ? event.delayHoldsKey() : NULL_FLAG;
+				case DELIVER_AT -> (deliverAt != null) ? OffsetDateTime.ofInstant(deliverAt, ZoneOffset.UTC) : NULL_TIME;
 			};
 		}
 		return values;
@@ -118,7 +123,7 @@ final class OutboxInsert {
 		ID("id"), AGGREGATE_TYPE("aggregateType"), AGGREGATE_ID("aggregateId"), EVENT_TYPE("eventType"),
 		TRANSPORT("transport"), DESTINATION("destination"), MESSAGE_KEY("messageKey"), PAYLOAD("payload"),
 		HEADERS("headers"), DELAY_MILLIS("delayMillis"), DELIVER_AFTER_MILLIS("deliverAfterMillis"),
-		DELAY_HOLDS_KEY("delayHoldsKey");
+		DELAY_HOLDS_KEY("delayHoldsKey"), DELIVER_AT("deliverAt");
 
 		private final String name;
 
