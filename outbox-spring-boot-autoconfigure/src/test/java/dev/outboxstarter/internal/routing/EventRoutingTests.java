@@ -355,7 +355,7 @@ public class EventRoutingTests {
 
 	@Test
 	void eventWithoutADelayIsPublishedAtOnce() {
-		ResolvedRoute route = routing(Map.of()).routesFor(new Plain("bob")).routes().get(0);
+		ResolvedRoute route = routing(Map.of()).routesFor(new Placed("bob")).routes().get(0);
 		assertThat(route.delay()).isNull();
 	}
 
