@@ -5,6 +5,9 @@ import java.time.Instant;
 import java.util.List;
 import java.util.UUID;
 
+import dev.outboxstarter.OutboxCaptureException;
+import dev.outboxstarter.internal.store.OutboxStatements.KeyOrdering;
+import dev.outboxstarter.internal.store.OutboxStore.Relaying;
 import dev.outboxstarter.operations.BacklogReading;
 import dev.outboxstarter.operations.EventStatus;
 import dev.outboxstarter.operations.StoredEvent;
@@ -13,10 +16,12 @@ import dev.outboxstarter.testsupport.OutboxTestTable;
 import dev.outboxstarter.testsupport.TestDatabase;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
+import tools.jackson.databind.json.JsonMapper;
 
 import static dev.outboxstarter.testsupport.OutboxTestTable.event;
 import static dev.outboxstarter.testsupport.OutboxTestTable.ids;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 import static org.awaitility.Awaitility.await;
 
 /**
@@ -121,6 +126,21 @@ class DelayedRowsTests {
 		assertThat(outbox.claimDueIds(store, 10)).containsExactly(otherKey.id());
 		ClaimedBatch captured = outbox.transactions().execute((status) -> store.claimCaptured(List.of(later)));
 		assertThat(captured.heldBack()).containsExactly(later.id());
+	}
+
+	@ParameterizedTest
+	@EnumSource(names = { "POSTGRESQL", "MARIADB" })
+	void delayedEventIsRefusedWhenTheLogRelayPublishesEveryRowAsItIsWritten(TestDatabase database) {
+		OutboxTestTable outbox = OutboxTestTable.prepare(database, TABLE);
+		OutboxStore logRelayed = new OutboxStore(outbox.dataSource(), outbox.vendor(),
+				outbox.statements(KeyOrdering.PER_KEY), new JsonMapper(), Relaying.FROM_LOG, null);
+		CapturedEvent delayed = delayed(event("k"), Instant.now().plus(HOUR), false);
+
+		assertThatExceptionOfType(OutboxCaptureException.class)
+			.isThrownBy(() -> logRelayed.insert(List.of(event("other"), delayed), Duration.ZERO))
+			.withMessageContaining("Event 'OrderPlaced' to orders is delayed")
+			.withMessageContaining("outbox.relay.mode=polling");
+		assertThat(outbox.jdbc().queryForObject("SELECT COUNT(*) FROM " + TABLE, Integer.class)).isZero();
 	}
 
 	private static CapturedEvent delayed(CapturedEvent event, Instant deliverAt, boolean holdsKey) {
