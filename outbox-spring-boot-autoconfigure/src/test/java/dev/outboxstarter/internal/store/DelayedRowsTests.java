@@ -129,6 +129,19 @@ class DelayedRowsTests {
 	}
 
 	@ParameterizedTest
+	@EnumSource(TestDatabase.class)
+	void cleanupLeavesADelayedEventWaitingForItsTimeHoweverOldItIs(TestDatabase database) {
+		OutboxTestTable outbox = OutboxTestTable.prepare(database, TABLE);
+		OutboxStore store = outbox.store();
+		UUID delayed = outbox.insert(store, Duration.ZERO, delayed(event("k"), Instant.now().plus(HOUR), false)).get(0);
+		outbox.jdbc().update("UPDATE " + TABLE + " SET created_at = available_at - " + interval(database));
+
+		assertThat(outbox.storedEvents().deletePublished(Duration.ZERO, 100)).isZero();
+		assertThat(outbox.storedEvents().deleteDead(Duration.ZERO, 100)).isZero();
+		assertThat(outbox.row(delayed).status()).isEqualTo("PENDING");
+	}
+
+	@ParameterizedTest
 	@EnumSource(names = { "POSTGRESQL", "MARIADB" })
 	void delayedEventIsRefusedWhenTheLogRelayPublishesEveryRowAsItIsWritten(TestDatabase database) {
 		OutboxTestTable outbox = OutboxTestTable.prepare(database, TABLE);
