@@ -9,16 +9,19 @@ import java.util.Properties;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeUnit;
 import java.util.stream.IntStream;
 
 import dev.outboxstarter.Outbox;
 import dev.outboxstarter.OutboxEvent;
 import dev.outboxstarter.OutboxHeaders;
 import dev.outboxstarter.it.orders.OrdersTestApplication;
+import dev.outboxstarter.operations.EventStatus;
 import dev.outboxstarter.operations.OutboxMonitoring;
 import dev.outboxstarter.testsupport.TestDatabase;
 import dev.outboxstarter.testsupport.TestKafka;
 import dev.outboxstarter.testsupport.TopicRecorder;
+import io.micrometer.core.instrument.MeterRegistry;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
@@ -153,6 +156,29 @@ class DelayedDeliveryIntegrationTests {
 		}
 	}
 
+	@ParameterizedTest
+	@EnumSource(names = { "POSTGRESQL", "MARIADB" })
+	void aDelayedEventWaitingForItsTimeIsScheduledNotBacklogAndListedWithItsTime(TestDatabase database) {
+		String topic = topic("scheduled", 1);
+		database.dropTable(TABLE);
+		try (ConfigurableApplicationContext context = start(database, topic, "outbox.backlog.refresh-interval=100ms")) {
+			Instant deliverAt = Instant.now().plus(Duration.ofHours(1));
+			Reminder reminder = new Reminder("order-5", "in an hour", deliverAt.toEpochMilli());
+			context.getBean(TransactionTemplate.class)
+				.executeWithoutResult((status) -> context.getBean(Outbox.class).publish(reminder, deliverAt));
+
+			MeterRegistry meters = context.getBean(MeterRegistry.class);
+			await().atMost(Duration.ofSeconds(10))
+				.pollInterval(Duration.ofMillis(50))
+				.until(() -> meters.get("outbox.backlog.scheduled").gauge().value() == 1);
+			assertThat(meters.get("outbox.backlog.pending").gauge().value()).isZero();
+			assertThat(meters.get("outbox.backlog.oldest.age").timeGauge().value(TimeUnit.SECONDS)).isZero();
+			assertThat(context.getBean(OutboxMonitoring.class).list(EventStatus.PENDING, 0, 10, false))
+				.singleElement()
+				.satisfies((event) -> assertThat(event.deliverAt()).isAfterOrEqualTo(deliverAt));
+		}
+	}
+
 	private static void write(ConfigurableApplicationContext context, int from, int to) {
 		Outbox outbox = context.getBean(Outbox.class);
 		TransactionTemplate transactions = context.getBean(TransactionTemplate.class);
@@ -194,10 +220,11 @@ class DelayedDeliveryIntegrationTests {
 		return topic;
 	}
 
-	private static ConfigurableApplicationContext start(TestDatabase database, String topic) {
+	private static ConfigurableApplicationContext start(TestDatabase database, String topic, String... extraProperties) {
 		List<String> properties = new ArrayList<>(List.of("test.topic=" + topic, "test.delayed-topic=" + topic,
 				"outbox.table-name=" + TABLE, "spring.kafka.bootstrap-servers=" + TestKafka.bootstrapServers()));
 		properties.addAll(List.of(database.properties()));
+		properties.addAll(List.of(extraProperties));
 		return new SpringApplicationBuilder(OrdersTestApplication.class).web(WebApplicationType.NONE)
 			.run(properties.stream().map((property) -> "--" + property).toArray(String[]::new));
 	}
