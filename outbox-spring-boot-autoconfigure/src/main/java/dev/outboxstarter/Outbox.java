@@ -1,5 +1,6 @@
 package dev.outboxstarter;
 
+import java.time.Instant;
 import java.util.Map;
 
 import org.jspecify.annotations.Nullable;
@@ -46,5 +47,29 @@ public interface Outbox {
 	 * be serialized or is too large, or no transaction is active
 	 */
 	void publish(OutboxRoute route, Object event, Map<String, String> headers);
+
+	/**
+	 * Stores an event that belongs to no aggregate, to be published no earlier than the given time
+	 * (delayed delivery, see the routing reference). The time counts on this JVM's clock from the
+	 * moment of the call: the event is due once that much time has passed since, whatever the
+	 * database's clock says. A time that has passed publishes it at once, like {@link #publish(Object)}.
+	 * @param event the event
+	 * @param deliverAt the earliest time it may be published
+	 * @throws OutboxCaptureException if the event is not routed, cannot be serialized, is too large,
+	 * or no transaction is active
+	 */
+	void publish(Object event, Instant deliverAt);
+
+	/**
+	 * Stores an event raised by an aggregate, to be published no earlier than the given time, as
+	 * {@link #publish(Object, Instant)} does.
+	 * @param aggregateType logical aggregate type, e.g. {@code Order}
+	 * @param aggregateId the aggregate's id
+	 * @param event the event
+	 * @param deliverAt the earliest time it may be published
+	 * @throws OutboxCaptureException if the event is not routed, cannot be serialized, is too large,
+	 * or no transaction is active
+	 */
+	void publish(String aggregateType, @Nullable Object aggregateId, Object event, Instant deliverAt);
 
 }

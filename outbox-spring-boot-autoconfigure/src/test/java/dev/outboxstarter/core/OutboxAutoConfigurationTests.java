@@ -1,6 +1,7 @@
 package dev.outboxstarter.core;
 
 import java.time.Duration;
+import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
@@ -197,6 +198,14 @@ class OutboxAutoConfigurationTests {
 
 			@Override
 			public void publish(OutboxRoute route, Object event, Map<String, String> headers) {
+			}
+
+			@Override
+			public void publish(Object event, Instant deliverAt) {
+			}
+
+			@Override
+			public void publish(String aggregateType, Object aggregateId, Object event, Instant deliverAt) {
 			}
 
 		};

@@ -100,6 +100,9 @@ public class EventRouting {
 					+ " has an @OutboxEvent value that cannot be resolved: " + ex.getMessage()
 					+ ": set the property, or give the placeholder a default (${name:default})");
 		}
+		catch (OutboxCaptureException ex) {
+			return ClassRoutes.misconfigured(ex.getMessage());
+		}
 		if (definitions.isEmpty()) {
 			return ClassRoutes.NONE;
 		}
