@@ -69,6 +69,22 @@ public @interface OutboxEvent {
 	String format() default "";
 
 	/**
+	 * How long after its transaction commits the event may be published at the earliest, as an ISO-8601
+	 * duration ({@code PT15M}) or in Spring Boot's simple form ({@code 15m}); empty for at once.
+	 * {@code ${...}} placeholders are resolved once. A delayed event is left to the relay, which
+	 * publishes it within about one poll interval of its time. By default it leaves its key's order: the
+	 * later events of its key do not wait for it (see {@link #delayHoldsKey()}).
+	 */
+	String delay() default "";
+
+	/**
+	 * Whether a delayed event keeps its place in its key's order: the events of its key committed after
+	 * it wait until it is published, for its whole delay. Off by default, when a delayed event holds back
+	 * no other event. Has no effect on events published at once.
+	 */
+	boolean delayHoldsKey() default false;
+
+	/**
 	 * Holds repeated {@link OutboxEvent} annotations.
 	 */
 	@Target(ElementType.TYPE)

@@ -36,10 +36,11 @@ import org.springframework.boot.actuate.endpoint.annotation.WriteOperation;
  * The {@code outbox} actuator endpoint: what is in the table, and the actions an operator takes on
  * events that are stuck. Over HTTP:
  * <ul>
- * <li>{@code GET /actuator/outbox}: counts by status and transport, the oldest pending event's age, and
- * the transports and destinations this instance cannot publish to for now;</li>
+ * <li>{@code GET /actuator/outbox}: counts by status and transport, the due and the scheduled (delayed,
+ * not yet due) events, the oldest pending event's age, and the transports and destinations this
+ * instance cannot publish to for now;</li>
  * <li>{@code GET /actuator/outbox/dead} or {@code /pending}, with {@code page} and {@code size}: the
- * events, oldest first (their payload, headers, message key, aggregate id and last error only as
+ * events, oldest first, a delayed one with its {@code deliverAt} (their payload, headers, message key, aggregate id and last error only as
  * {@code management.endpoint.outbox.show-values} allows);</li>
  * <li>{@code POST /actuator/outbox/{id}}: retries one DEAD event;</li>
  * <li>{@code POST /actuator/outbox}, optionally with {@code {"eventType": "…"}}: retries every DEAD
@@ -99,7 +100,7 @@ public class OutboxEndpoint {
 			byStatus.computeIfAbsent(count.status(), (status) -> new TreeMap<>()).put(count.transport(), count.events());
 		}
 		BacklogReading backlog = this.monitoring.readBacklog();
-		return new Summary(backlog.pending(), backlog.dead(), backlog.oldestPendingCreatedAt(),
+		return new Summary(backlog.pending(), backlog.scheduled(), backlog.dead(), backlog.oldestPendingCreatedAt(),
 				backlog.oldestPendingAge().toMillis() / 1000.0, byStatus,
 				this.monitoring.unavailableTransports(),
 				this.monitoring.pausedDestinations());
@@ -181,17 +182,19 @@ public class OutboxEndpoint {
 	/**
 	 * What the outbox table holds, and what this instance cannot publish to for now.
 	 *
-	 * @param pending pending events
+	 * @param pending pending events that are due
+	 * @param scheduled delayed events whose time has not come yet (pending, but not backlog)
 	 * @param dead DEAD events
-	 * @param oldestPendingCreatedAt when the oldest pending event was written, if any is pending
-	 * @param oldestPendingAgeSeconds how long it has waited
+	 * @param oldestPendingCreatedAt when the oldest due pending event became due (was written, or for a
+	 * delayed event its delivery time), if any is pending
+	 * @param oldestPendingAgeSeconds how long it has waited since
 	 * @param events events by status, then by transport
 	 * @param unavailableTransports transports this instance found unavailable that have not acknowledged
 	 * since
 	 * @param pausedDestinations destinations this instance pauses, unavailable while the rest of their
 	 * transport took messages
 	 */
-	public record Summary(long pending, long dead, @Nullable Instant oldestPendingCreatedAt,
+	public record Summary(long pending, long scheduled, long dead, @Nullable Instant oldestPendingCreatedAt,
 			double oldestPendingAgeSeconds, Map<EventStatus, Map<String, Long>> events,
 			Set<String> unavailableTransports, List<PausedDestination> pausedDestinations) {
 	}

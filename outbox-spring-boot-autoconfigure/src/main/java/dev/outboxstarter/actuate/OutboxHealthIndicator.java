@@ -86,6 +86,7 @@ class OutboxHealthIndicator extends AbstractHealthIndicator {
 		if (reading != null) {
 			Duration oldestAge = reading.oldestPendingAge();
 			builder.withDetail("pending", reading.pending())
+				.withDetail("scheduled", reading.scheduled())
 				.withDetail("oldestPendingAge", oldestAge.toString())
 				.withDetail("dead", reading.dead())
 				.withDetail("readAt", String.valueOf(snapshot.readAt()));

@@ -136,7 +136,8 @@ public final class OutboxAutoConfiguration {
 		Map<String, RouteDefinition> routes = new LinkedHashMap<>();
 		properties.getRoutes()
 			.forEach((type, route) -> routes.put(type, new RouteDefinition(route.getEventType(), route.getTransport(),
-					route.getDestination(), route.getKey(), route.getFormat())));
+					route.getDestination(), route.getKey(), route.getFormat(), route.getDelay(),
+					route.getDelayHoldsKey())));
 		RoutableTransports routable = (properties.getRelay().getMode() == RelayMode.LOG)
 				? RoutableTransports.forLogRelay(transports.names(), properties.getDefaultTransport())
 				: RoutableTransports.all(transports.names(), properties.getDefaultTransport());

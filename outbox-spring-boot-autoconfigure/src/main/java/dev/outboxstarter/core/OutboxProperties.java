@@ -688,13 +688,38 @@ public class OutboxProperties {
 		 */
 		private final @Nullable String format;
 
+		/**
+		 * How long after the commit the events are published at the earliest (delayed delivery); defaults
+		 * to the annotation's, else at once. The relay publishes them within about one poll interval of
+		 * their time.
+		 */
+		private final @Nullable Duration delay;
+
+		/**
+		 * Whether a delayed event holds back the events of its key committed after it until it is
+		 * published, for its whole delay; defaults to the annotation's, else false (a delayed event leaves
+		 * its key's order).
+		 */
+		private final @Nullable Boolean delayHoldsKey;
+
 		public Route(@Nullable String eventType, @Nullable String transport, @Nullable String destination,
-				@Nullable String key, @Nullable String format) {
+				@Nullable String key, @Nullable String format, @Nullable Duration delay,
+				@Nullable Boolean delayHoldsKey) {
 			this.eventType = eventType;
 			this.transport = transport;
 			this.destination = destination;
 			this.key = key;
 			this.format = format;
+			this.delay = delay;
+			this.delayHoldsKey = delayHoldsKey;
+		}
+
+		public @Nullable Duration getDelay() {
+			return this.delay;
+		}
+
+		public @Nullable Boolean getDelayHoldsKey() {
+			return this.delayHoldsKey;
 		}
 
 		public @Nullable String getFormat() {

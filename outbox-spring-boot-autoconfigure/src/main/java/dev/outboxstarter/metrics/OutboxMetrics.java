@@ -79,11 +79,12 @@ class OutboxMetrics implements CommittedEventsListener, OutboxDeliveryListener {
 	public void published(PublishPath path, String transport, OutboxMessage message, Instant acknowledgedAt) {
 		TransportMeters meters = meters(transport);
 		meters.published.get(path).increment();
-		// created_at is on the database clock: bring the acknowledgement onto it.
+		// created_at and deliver_at are on the database clock: bring the acknowledgement onto it. A delayed
+		// event's latency counts from its delivery time, not through its delay.
 		BacklogSnapshot backlog = this.monitoring.latestBacklog();
 		Duration clockOffset = (backlog != null) ? backlog.databaseClockOffset() : Duration.ZERO;
 		Instant acknowledgedOnDatabaseClock = acknowledgedAt.plus(clockOffset);
-		Duration latency = Duration.between(message.occurredAt(), acknowledgedOnDatabaseClock);
+		Duration latency = Duration.between(message.dueAt(), acknowledgedOnDatabaseClock);
 		meters.latency.get(path).record(latency.isNegative() ? Duration.ZERO : latency);
 	}
 
@@ -110,11 +111,14 @@ class OutboxMetrics implements CommittedEventsListener, OutboxDeliveryListener {
 
 	private static void registerBacklogGauges(MeterRegistry registry, OutboxMonitoring monitoring) {
 		Gauge.builder("outbox.backlog.pending", monitoring, (outbox) -> latestBacklog(outbox).pending())
-			.description("Pending outbox events (refreshed every outbox.backlog.refresh-interval)")
+			.description("Pending outbox events that are due (refreshed every outbox.backlog.refresh-interval)")
 			.register(registry);
 		TimeGauge.builder("outbox.backlog.oldest.age", monitoring, TimeUnit.SECONDS,
 				(outbox) -> latestBacklog(outbox).oldestPendingAgeSeconds())
-			.description("How long the oldest pending outbox event has waited")
+			.description("How long the oldest pending outbox event has waited since it became due")
+			.register(registry);
+		Gauge.builder("outbox.backlog.scheduled", monitoring, (outbox) -> latestBacklog(outbox).scheduled())
+			.description("Delayed outbox events whose time has not come yet, which are not backlog")
 			.register(registry);
 		Gauge.builder("outbox.backlog.dead", monitoring, (outbox) -> latestBacklog(outbox).dead())
 			.description("DEAD outbox events, waiting to be retried or discarded")

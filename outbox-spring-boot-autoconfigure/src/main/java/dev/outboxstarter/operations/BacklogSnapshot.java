@@ -26,6 +26,14 @@ public record BacklogSnapshot(@Nullable BacklogReading reading, @Nullable Instan
 	}
 
 	/**
+	 * Delayed events whose time has not come yet.
+	 * @return the count, or NaN before the first reading
+	 */
+	public double scheduled() {
+		return (this.reading != null) ? this.reading.scheduled() : Double.NaN;
+	}
+
+	/**
 	 * DEAD rows.
 	 * @return the count, or NaN before the first reading
 	 */

@@ -18,8 +18,39 @@ import org.jspecify.annotations.Nullable;
  * @param payload the event as JSON
  * @param headers headers captured with the event
  * @param occurredAt when the event was written
+ * @param deliverAt for a delayed event, the time it was to be published at, on the database clock;
+ * {@code null} for an event published at once
  * @since 0.1.0
  */
 public record OutboxMessage(UUID id, String eventType, @Nullable String aggregateType, @Nullable String aggregateId,
-		String destination, @Nullable String key, String payload, Map<String, String> headers, Instant occurredAt) {
+		String destination, @Nullable String key, String payload, Map<String, String> headers, Instant occurredAt,
+		@Nullable Instant deliverAt) {
+
+	/**
+	 * A message of an event published at once.
+	 * @param id the message id; send it so consumers can deduplicate
+	 * @param eventType the logical event type
+	 * @param aggregateType type of the aggregate that raised it, if any
+	 * @param aggregateId id of that aggregate, if any
+	 * @param destination topic or the transport's equivalent
+	 * @param key message key, if any
+	 * @param payload the event as JSON
+	 * @param headers headers captured with the event
+	 * @param occurredAt when the event was written
+	 */
+	public OutboxMessage(UUID id, String eventType, @Nullable String aggregateType, @Nullable String aggregateId,
+			String destination, @Nullable String key, String payload, Map<String, String> headers,
+			Instant occurredAt) {
+		this(id, eventType, aggregateType, aggregateId, destination, key, payload, headers, occurredAt, null);
+	}
+
+	/**
+	 * When the event became due for publishing: its delivery time if it was delayed, else when it was
+	 * written. Commit-to-acknowledgement latency counts from here.
+	 * @return the time, on the database clock
+	 */
+	public Instant dueAt() {
+		return (this.deliverAt != null && this.deliverAt.isAfter(this.occurredAt)) ? this.deliverAt : this.occurredAt;
+	}
+
 }

@@ -71,7 +71,7 @@ class ObservedOutboxTransport extends ForwardingOutboxTransport {
 		}
 		return new OutboxMessage(message.id(), message.eventType(), message.aggregateType(), message.aggregateId(),
 				message.destination(), message.key(), message.payload(), this.traceHeaders.continued(message.headers()),
-				message.occurredAt());
+				message.occurredAt(), message.deliverAt());
 	}
 
 	@Override

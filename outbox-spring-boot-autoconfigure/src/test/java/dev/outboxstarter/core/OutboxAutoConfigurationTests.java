@@ -1,11 +1,13 @@
 package dev.outboxstarter.core;
 
 import java.time.Duration;
+import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 
 import dev.outboxstarter.Outbox;
+import dev.outboxstarter.OutboxRoute;
 import dev.outboxstarter.internal.capture.OutboxCapture;
 import dev.outboxstarter.internal.delivery.FastPathDispatcher;
 import dev.outboxstarter.internal.delivery.Outages;
@@ -192,6 +194,18 @@ class OutboxAutoConfigurationTests {
 
 			@Override
 			public void publish(String aggregateType, Object aggregateId, Object event) {
+			}
+
+			@Override
+			public void publish(OutboxRoute route, Object event, Map<String, String> headers) {
+			}
+
+			@Override
+			public void publish(Object event, Instant deliverAt) {
+			}
+
+			@Override
+			public void publish(String aggregateType, Object aggregateId, Object event, Instant deliverAt) {
 			}
 
 		};

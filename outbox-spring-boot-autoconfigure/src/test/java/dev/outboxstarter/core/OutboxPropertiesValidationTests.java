@@ -127,6 +127,36 @@ class OutboxPropertiesValidationTests {
 	}
 
 	@Test
+	void routeWithADelayStarts() {
+		this.runner
+			.withPropertyValues("outbox.routes[java.lang.String].destination=strings",
+					"outbox.routes[java.lang.String].delay=15m", "outbox.routes[java.lang.String].delay-holds-key=true")
+			.run((context) -> assertThat(context).hasNotFailed());
+	}
+
+	@Test
+	void routeWithANegativeDelayFailsStartUpNamingTheProperty() {
+		this.runner
+			.withPropertyValues("outbox.routes[java.lang.String].destination=strings",
+					"outbox.routes[java.lang.String].delay=-1m")
+			.run((context) -> assertThat(context).hasFailed()
+				.getFailure()
+				.rootCause()
+				.hasMessageStartingWith("outbox.routes[java.lang.String].delay is PT-1M, a negative delay"));
+	}
+
+	@Test
+	void routeWithADelayThatIsNotADurationFailsStartUpNamingTheProperty() {
+		this.runner
+			.withPropertyValues("outbox.routes[java.lang.String].destination=strings",
+					"outbox.routes[java.lang.String].delay=soon")
+			.run((context) -> assertThat(context).hasFailed()
+				.getFailure()
+				.hasStackTraceContaining("Failed to bind properties under 'outbox.routes[java.lang.String].delay'")
+				.hasStackTraceContaining("'soon' is not a valid duration"));
+	}
+
+	@Test
 	void routeAttributesInEveryFormRelaxedBindingAcceptsStart() {
 		this.runner
 			.withPropertyValues("outbox.routes[java.lang.String].destination=strings",

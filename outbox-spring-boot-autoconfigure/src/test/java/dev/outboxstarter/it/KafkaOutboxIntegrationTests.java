@@ -6,6 +6,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Properties;
 import java.util.Set;
 import java.util.UUID;
@@ -274,6 +275,36 @@ class KafkaOutboxIntegrationTests {
 		assertThat(fromApi.key()).isEqualTo(invoice);
 		assertThat(fromApi.header(OutboxHeaders.AGGREGATE_TYPE)).isEqualTo("Invoice");
 		assertThat(fromApi.header(OutboxHeaders.AGGREGATE_ID)).isEqualTo("42");
+	}
+
+	@Test
+	void anEventOnARouteItsCallerDecidedIsPublishedThereWithTheCallersHeaders() {
+		String name = unique("decided");
+		this.transactions.executeWithoutResult((status) -> this.outbox.publish(OutboxRoute.kafka("decided", TOPIC, name),
+				new PlainEvent(name), Map.of("origin", "caller", OutboxHeaders.EVENT_TYPE, "forged")));
+
+		Received received = awaitReceived(name, 1).get(0);
+		assertThat(received.key()).isEqualTo(name);
+		assertThat(received.value()).isEqualTo("{\"name\":\"" + name + "\"}");
+		assertThat(received.header("origin")).isEqualTo("caller");
+		assertThat(received.header(OutboxHeaders.EVENT_TYPE)).as("the outbox's own headers win").isEqualTo("decided");
+		assertThat(received.header(OutboxHeaders.AGGREGATE_TYPE)).isNull();
+	}
+
+	@Test
+	void anEventOnARouteToAnUnknownTransportIsRefusedAndRollsTheBusinessChangeBack() {
+		String customer = unique("judy");
+
+		assertThatExceptionOfType(OutboxCaptureException.class)
+			.isThrownBy(() -> this.transactions.executeWithoutResult((status) -> {
+				this.repository.save(new PurchaseOrder(customer));
+				this.outbox.publish(new OutboxRoute("decided", "nats", "orders", customer), new PlainEvent(customer),
+						Map.of());
+			}))
+			.withMessageContaining("nats");
+
+		assertThat(this.repository.findAll()).noneMatch((order) -> order.getCustomer().equals(customer));
+		assertThat(outboxRowsMentioning(customer)).isZero();
 	}
 
 	@Test

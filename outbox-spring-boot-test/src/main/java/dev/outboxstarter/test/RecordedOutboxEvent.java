@@ -1,5 +1,6 @@
 package dev.outboxstarter.test;
 
+import java.time.Instant;
 import java.util.Map;
 import java.util.UUID;
 
@@ -34,11 +35,13 @@ public final class RecordedOutboxEvent {
 
 	private final Map<String, String> headers;
 
+	private final @Nullable Instant deliverAt;
+
 	private final JsonMapper json;
 
 	private RecordedOutboxEvent(UUID id, String eventType, String transport, String destination, @Nullable String key,
 			@Nullable String aggregateType, @Nullable String aggregateId, String payload, Map<String, String> headers,
-			JsonMapper json) {
+			@Nullable Instant deliverAt, JsonMapper json) {
 		this.id = id;
 		this.eventType = eventType;
 		this.transport = transport;
@@ -48,18 +51,20 @@ public final class RecordedOutboxEvent {
 		this.aggregateId = aggregateId;
 		this.payload = payload;
 		this.headers = Map.copyOf(headers);
+		this.deliverAt = deliverAt;
 		this.json = json;
 	}
 
 	static RecordedOutboxEvent captured(CapturedEvent event, JsonMapper json) {
 		return new RecordedOutboxEvent(event.id(), event.eventType(), event.transport(), event.destination(),
-				event.messageKey(), event.aggregateType(), event.aggregateId(), event.payload(), event.headers(), json);
+				event.messageKey(), event.aggregateType(), event.aggregateId(), event.payload(), event.headers(), event.deliverAt(),
+				json);
 	}
 
 	static RecordedOutboxEvent published(String transport, OutboxMessage message, JsonMapper json) {
 		return new RecordedOutboxEvent(message.id(), message.eventType(), transport, message.destination(),
 				message.key(), message.aggregateType(), message.aggregateId(), message.payload(), message.headers(),
-				json);
+				message.deliverAt(), json);
 	}
 
 	/**
@@ -144,10 +149,20 @@ public final class RecordedOutboxEvent {
 		return this.headers;
 	}
 
+	/**
+	 * For a delayed event, the earliest time it may be published: as it was asked for, on this JVM's
+	 * clock, for a captured event; as the table holds it, on the database clock, for a published one.
+	 * @return the time, or {@code null} for an event published at once
+	 */
+	public @Nullable Instant deliverAt() {
+		return this.deliverAt;
+	}
+
 	@Override
 	public String toString() {
 		return this.eventType + " to " + this.transport + " '" + this.destination + "'"
-				+ ((this.key != null) ? " with key '" + this.key + "'" : "") + ": " + this.payload;
+				+ ((this.key != null) ? " with key '" + this.key + "'" : "")
+				+ ((this.deliverAt != null) ? " due at " + this.deliverAt : "") + ": " + this.payload;
 	}
 
 }

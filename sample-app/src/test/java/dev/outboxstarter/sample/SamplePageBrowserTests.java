@@ -109,6 +109,8 @@ class SamplePageBrowserTests {
 		assertThat(number("events-received")).isGreaterThanOrEqualTo(2);
 		assertThat(number("published-fast")).isGreaterThanOrEqualTo(2);
 		assertThat(text("health")).isEqualTo("UP");
+		// Its payment reminder waits for its time: scheduled, not backlog.
+		wait.until((driver) -> number("scheduled") >= 1);
 
 		long placedBefore = number("orders-placed");
 		this.browser.findElement(By.id("place-order")).click();

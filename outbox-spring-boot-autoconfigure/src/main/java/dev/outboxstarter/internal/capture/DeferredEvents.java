@@ -68,7 +68,7 @@ final class DeferredEvents {
 			DeferredEvent next;
 			while ((next = this.events.poll()) != null) {
 				if (next.serialized() != null && next.aggregate() != null) {
-					rows.addAll(next.serialized().rowsFor(next.aggregate().get()));
+					rows.addAll(next.serialized().rowsFor(next.aggregate().get(), null));
 				}
 				steps.publishDeferred(next.event());
 			}

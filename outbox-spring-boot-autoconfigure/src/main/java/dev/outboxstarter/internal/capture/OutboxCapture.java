@@ -1,11 +1,13 @@
 package dev.outboxstarter.internal.capture;
 
+import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Supplier;
 
 import dev.outboxstarter.OutboxCaptureException;
+import dev.outboxstarter.OutboxRoute;
 import dev.outboxstarter.internal.routing.EventRouting;
 import dev.outboxstarter.internal.routing.EventRoutes;
 import dev.outboxstarter.spi.CapturedEvent;
@@ -51,14 +53,49 @@ public class OutboxCapture {
 	 * @throws OutboxCaptureException if it is an outbox event that cannot be captured
 	 */
 	public boolean capture(Object event, @Nullable AggregateRef aggregate) {
+		return capture(event, aggregate, null);
+	}
+
+	/**
+	 * Captures an event if it is an outbox event, to be published no earlier than the given time.
+	 * @param event the event
+	 * @param aggregate the aggregate it came from, if known
+	 * @param deliverAt the earliest time it may be published, in place of its routes' delays; {@code null}
+	 * for theirs
+	 * @return whether it was an outbox event (and is now part of the transaction)
+	 * @throws OutboxCaptureException if it is an outbox event that cannot be captured
+	 */
+	public boolean capture(Object event, @Nullable AggregateRef aggregate, @Nullable Instant deliverAt) {
 		try {
 			EventRoutes routes = this.routing.routesFor(event);
 			if (routes.isEmpty()) {
 				return false;
 			}
 			CaptureBuffer buffer = this.buffers.forCapture(routes);
-			buffer.add(serialize(event, routes).rowsFor(aggregate));
+			buffer.add(serialize(event, routes).rowsFor(aggregate, deliverAt));
 			return true;
+		}
+		catch (OutboxCaptureException ex) {
+			throw refused(ex);
+		}
+	}
+
+	/**
+	 * Captures an event on a route its caller decided, with headers of the caller's own, which replace
+	 * contributed headers of the same name.
+	 * @param route where it goes, its key as it is
+	 * @param event the event
+	 * @param headers the caller's headers
+	 * @throws OutboxCaptureException if it cannot be captured
+	 */
+	public void capture(OutboxRoute route, Object event, Map<String, String> headers) {
+		try {
+			EventRoutes routes = this.routing.routesFor(event, List.of(route));
+			CaptureBuffer buffer = this.buffers.forCapture(routes);
+			Map<String, String> merged = new LinkedHashMap<>(contributedHeaders());
+			merged.putAll(headers);
+			String payload = this.serializer.serialize(event, routes);
+			buffer.add(new SerializedEvent(routes, payload, Map.copyOf(merged)).rowsFor(null, null));
 		}
 		catch (OutboxCaptureException ex) {
 			throw refused(ex);

@@ -1,5 +1,6 @@
 package dev.outboxstarter.internal.capture;
 
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -23,10 +24,13 @@ record SerializedEvent(EventRoutes routes, String payload, Map<String, String> h
 	/**
 	 * The event's rows, one per route.
 	 * @param aggregate the aggregate it came from, if known
+	 * @param deliverAt the time it was asked to be published at, if any, which takes the place of its
+	 * routes' delays
 	 * @return the rows, each with an id of its own
 	 * @throws OutboxCaptureException if the aggregate's id cannot be the key of a route keyed by it
 	 */
-	List<CapturedEvent> rowsFor(@Nullable AggregateRef aggregate) {
+	List<CapturedEvent> rowsFor(@Nullable AggregateRef aggregate, @Nullable Instant deliverAt) {
+		Instant now = Instant.now();
 		String aggregateType = (aggregate != null) ? aggregate.type() : null;
 		String aggregateId = (aggregate != null) ? aggregate.idAsString() : null;
 		List<ResolvedRoute> routes = this.routes.routes();
@@ -34,9 +38,18 @@ record SerializedEvent(EventRoutes routes, String payload, Map<String, String> h
 		for (ResolvedRoute route : routes) {
 			rows.add(new CapturedEvent(UuidV7.generate(), aggregateType, aggregateId, route.eventType(),
 					route.transport(), route.destination(), this.routes.keyOf(route, aggregateId), this.payload,
-					withFormatHeaders(route)));
+					withFormatHeaders(route), deliveryTime(route, deliverAt, now), route.delayHoldsKey()));
 		}
 		return rows;
+	}
+
+	/**
+	 * When a route's row may be published at the earliest: {@code null} (at once) for a time that has
+	 * already come, so that it takes the fast path like any other.
+	 */
+	private static @Nullable Instant deliveryTime(ResolvedRoute route, @Nullable Instant deliverAt, Instant now) {
+		Instant time = (deliverAt != null) ? deliverAt : (route.delay() != null) ? now.plus(route.delay()) : null;
+		return (time != null && time.isAfter(now)) ? time : null;
 	}
 
 	private Map<String, String> withFormatHeaders(ResolvedRoute route) {

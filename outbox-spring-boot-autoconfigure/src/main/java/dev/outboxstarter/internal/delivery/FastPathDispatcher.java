@@ -97,6 +97,10 @@ public class FastPathDispatcher implements CommittedEventsListener, SmartLifecyc
 			return;
 		}
 		for (CapturedEvent event : events) {
+			if (event.isDelayed()) {
+				// Not due yet: the relay publishes it once it is.
+				continue;
+			}
 			int chars = event.payload().length();
 			if (this.queuedPayloadChars.addAndGet(chars) > MAX_QUEUED_PAYLOAD_CHARS
 					|| !laneOf(event).queue.offer(event)) {

@@ -1,5 +1,6 @@
 package dev.outboxstarter.internal.routing;
 
+import java.time.Duration;
 import java.util.Map;
 import java.util.Objects;
 
@@ -46,9 +47,13 @@ final class ClassRoute {
 
 	private final Map<String, String> formatHeaders;
 
+	private final @Nullable Duration delay;
+
+	private final boolean delayHoldsKey;
+
 	private ClassRoute(Class<?> type, String eventType, String transport, String destination,
 			Expression @Nullable [] destinationParts, @Nullable String keySource, @Nullable Expression key,
-			Map<String, String> formatHeaders) {
+			Map<String, String> formatHeaders, @Nullable Duration delay, boolean delayHoldsKey) {
 		this.type = type;
 		this.eventType = eventType;
 		this.transport = transport;
@@ -57,6 +62,8 @@ final class ClassRoute {
 		this.keySource = keySource;
 		this.key = key;
 		this.formatHeaders = formatHeaders;
+		this.delay = delay;
+		this.delayHoldsKey = delayHoldsKey;
 	}
 
 	/**
@@ -87,7 +94,9 @@ final class ClassRoute {
 		String key = definition.key();
 		Expression keyExpression = StringUtils.hasText(key) ? parse(type, eventType, "key", key, false) : null;
 		return new ClassRoute(type, eventType, transport, destination, destinationParts, key, keyExpression,
-				formats.headers(type, eventType, formats.named(type, eventType, definition.format())));
+				formats.headers(type, eventType, formats.named(type, eventType, definition.format())),
+				(definition.delay() != null && !definition.delay().isZero()) ? definition.delay() : null,
+				Boolean.TRUE.equals(definition.delayHoldsKey()));
 	}
 
 	/**
@@ -97,7 +106,8 @@ final class ClassRoute {
 	 * @throws OutboxCaptureException when an expression fails or yields nothing for the event
 	 */
 	ResolvedRoute resolve(Object event) {
-		return new ResolvedRoute(this.eventType, this.transport, destination(event), key(event), this.formatHeaders);
+		return new ResolvedRoute(this.eventType, this.transport, destination(event), key(event), this.formatHeaders,
+				this.delay, this.delayHoldsKey);
 	}
 
 	private String destination(Object event) {

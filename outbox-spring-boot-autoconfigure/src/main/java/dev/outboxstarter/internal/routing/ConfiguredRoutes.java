@@ -28,8 +28,8 @@ final class ConfiguredRoutes {
 	 * @param transports the transports events may be routed to
 	 * @param formats the message formats
 	 * @throws OutboxConfigurationException when a route names a class that does not exist, a transport
-	 * that may not be routed to, a key expression that does not parse or a format that cannot be used,
-	 * naming the property
+	 * that may not be routed to, a key expression that does not parse, a format that cannot be used or a
+	 * negative delay, naming the property
 	 */
 	ConfiguredRoutes(Map<String, RouteDefinition> configured, RoutableTransports transports, RouteFormats formats) {
 		Map<String, RouteDefinition> byClassName = new HashMap<>();
@@ -54,6 +54,11 @@ final class ConfiguredRoutes {
 							+ "' is not a valid SpEL expression: " + ex.getMessage(),
 							"Correct the expression, e.g. #event.orderId() or #aggregate.id");
 				}
+			}
+			if (route.delay() != null && route.delay().isNegative()) {
+				throw new OutboxConfigurationException(property + ".delay is " + route.delay()
+						+ ", a negative delay: an event cannot be published before it is written",
+						"Give a positive duration (e.g. 15m or PT15M), or remove the property to publish at once");
 			}
 			if (StringUtils.hasText(route.format())) {
 				formats.checkConfigured(property, route.format());

@@ -65,16 +65,28 @@ public class EventRouting {
 		for (OutboxEventRouter router : this.routers) {
 			List<OutboxRoute> routes = router.routes(event);
 			if (!routes.isEmpty()) {
-				List<ResolvedRoute> resolved = new ArrayList<>(routes.size());
-				for (OutboxRoute route : routes) {
-					this.transports.checkRouted(type, route.eventType(), route.transport());
-					resolved.add(new ResolvedRoute(route.eventType(), route.transport(), route.destination(),
-							route.key(), this.formats.headers(type, route.eventType(), route.format())));
-				}
-				return EventRoutes.of(type, resolved);
+				return routesFor(event, routes);
 			}
 		}
 		return this.byClass.computeIfAbsent(type, this::resolve).resolve(event);
+	}
+
+	/**
+	 * The routes of an event whose routes its caller decided, as a router would have.
+	 * @param event the event
+	 * @param routes where it goes, keys as they are
+	 * @return its routes
+	 * @throws OutboxCaptureException when a route names a transport events may not be routed to
+	 */
+	public EventRoutes routesFor(Object event, List<OutboxRoute> routes) {
+		Class<?> type = event.getClass();
+		List<ResolvedRoute> resolved = new ArrayList<>(routes.size());
+		for (OutboxRoute route : routes) {
+			this.transports.checkRouted(type, route.eventType(), route.transport());
+			resolved.add(new ResolvedRoute(route.eventType(), route.transport(), route.destination(), route.key(),
+					this.formats.headers(type, route.eventType(), route.format())));
+		}
+		return EventRoutes.of(type, resolved);
 	}
 
 	private ClassRoutes resolve(Class<?> type) {
@@ -87,6 +99,9 @@ public class EventRouting {
 			return ClassRoutes.misconfigured(EventRoutes.describe(type, type.getSimpleName())
 					+ " has an @OutboxEvent value that cannot be resolved: " + ex.getMessage()
 					+ ": set the property, or give the placeholder a default (${name:default})");
+		}
+		catch (OutboxCaptureException ex) {
+			return ClassRoutes.misconfigured(ex.getMessage());
 		}
 		if (definitions.isEmpty()) {
 			return ClassRoutes.NONE;

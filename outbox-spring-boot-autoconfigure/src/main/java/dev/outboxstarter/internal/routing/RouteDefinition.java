@@ -1,5 +1,7 @@
 package dev.outboxstarter.internal.routing;
 
+import java.time.Duration;
+
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -11,9 +13,24 @@ import org.jspecify.annotations.Nullable;
  * @param destination topic or the transport's equivalent
  * @param key SpEL expression against the event that gives the message key
  * @param format message format name ({@code outbox}, {@code cloudevents})
+ * @param delay how long after the commit its events are published at the earliest
+ * @param delayHoldsKey whether a delayed event holds back the later events of its key
  */
 public record RouteDefinition(@Nullable String eventType, @Nullable String transport, @Nullable String destination,
-		@Nullable String key, @Nullable String format) {
+		@Nullable String key, @Nullable String format, @Nullable Duration delay, @Nullable Boolean delayHoldsKey) {
+
+	/**
+	 * A route definition without a delay.
+	 * @param eventType logical event type
+	 * @param transport transport name
+	 * @param destination topic or the transport's equivalent
+	 * @param key SpEL expression against the event that gives the message key
+	 * @param format message format name ({@code outbox}, {@code cloudevents})
+	 */
+	public RouteDefinition(@Nullable String eventType, @Nullable String transport, @Nullable String destination,
+			@Nullable String key, @Nullable String format) {
+		this(eventType, transport, destination, key, format, null, null);
+	}
 
 	/**
 	 * A route definition in the default message format.

@@ -1,11 +1,14 @@
 package dev.outboxstarter.internal.routing;
 
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 
+import dev.outboxstarter.OutboxCaptureException;
 import dev.outboxstarter.OutboxEvent;
 import org.jspecify.annotations.Nullable;
 
+import org.springframework.boot.convert.DurationStyle;
 import org.springframework.core.annotation.MergedAnnotation;
 import org.springframework.core.annotation.MergedAnnotations;
 import org.springframework.core.annotation.MergedAnnotations.SearchStrategy;
@@ -43,6 +46,7 @@ final class RouteDefinitions {
 	 * @return its definitions, empty when it is not an outbox event
 	 * @throws IllegalArgumentException when an annotation has a {@code ${...}} placeholder that no property
 	 * resolves
+	 * @throws OutboxCaptureException when an annotation's delay is not a duration or is negative
 	 */
 	List<RouteDefinition> of(Class<?> type) {
 		List<MergedAnnotation<OutboxEvent>> annotations = MergedAnnotations.from(type, SearchStrategy.TYPE_HIERARCHY)
@@ -54,7 +58,8 @@ final class RouteDefinitions {
 			if (annotation.getAggregateIndex() == nearest) {
 				definitions.add(new RouteDefinition(text(annotation, "type"),
 						this.transports.orDefault(text(annotation, "transport")), text(annotation, "destination"),
-						annotation.getString("key"), text(annotation, "format")));
+						annotation.getString("key"), text(annotation, "format"), delay(type, annotation),
+						annotation.getBoolean("delayHoldsKey")));
 			}
 		}
 		RouteDefinition configured = this.configured.of(type);
@@ -66,7 +71,9 @@ final class RouteDefinitions {
 							null, null);
 			RouteDefinition merged = new RouteDefinition(pick(configured.eventType(), base.eventType()), transport,
 					pick(configured.destination(), base.destination()), pick(configured.key(), base.key()),
-					pick(configured.format(), base.format()));
+					pick(configured.format(), base.format()),
+					(configured.delay() != null) ? configured.delay() : base.delay(),
+					(configured.delayHoldsKey() != null) ? configured.delayHoldsKey() : base.delayHoldsKey());
 			if (index >= 0) {
 				definitions.set(index, merged);
 			}
@@ -80,6 +87,33 @@ final class RouteDefinitions {
 	private @Nullable String text(MergedAnnotation<OutboxEvent> annotation, String attribute) {
 		String value = annotation.getString(attribute);
 		return StringUtils.hasText(value) ? this.placeholders.resolveRequiredPlaceholders(value) : null;
+	}
+
+	/**
+	 * The annotation's delay, {@code null} for none.
+	 * @throws OutboxCaptureException when it is not a duration or is negative
+	 */
+	private @Nullable Duration delay(Class<?> type, MergedAnnotation<OutboxEvent> annotation) {
+		String delay = text(annotation, "delay");
+		if (delay == null) {
+			return null;
+		}
+		String event = EventRoutes.describe(type, StringUtils.hasText(annotation.getString("type"))
+				? annotation.getString("type") : type.getSimpleName());
+		Duration parsed;
+		try {
+			parsed = DurationStyle.detectAndParse(delay.strip());
+		}
+		catch (IllegalArgumentException ex) {
+			throw new OutboxCaptureException(event + " has @OutboxEvent(delay = \"" + delay
+					+ "\"), which is not a duration: write it in ISO-8601 (PT15M) or as a number and a unit (15m, 30s)");
+		}
+		if (parsed.isNegative()) {
+			throw new OutboxCaptureException(event + " has @OutboxEvent(delay = \"" + delay
+					+ "\"), a negative delay: an event cannot be published before it is written; give a positive "
+					+ "duration, or none to publish it at once");
+		}
+		return parsed;
 	}
 
 	private static int indexOfTransport(List<RouteDefinition> definitions, String transport) {

@@ -2,6 +2,9 @@ package dev.outboxstarter.internal.store;
 
 import java.sql.Types;
 import java.time.Duration;
+import java.time.Instant;
+import java.time.OffsetDateTime;
+import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -20,6 +23,12 @@ import org.springframework.jdbc.core.SqlParameterValue;
 final class OutboxInsert {
 
 	private static final SqlParameterValue NULL_TEXT = new SqlParameterValue(Types.VARCHAR, null);
+
+	private static final SqlParameterValue NULL_MILLIS = new SqlParameterValue(Types.BIGINT, null);
+
+	private static final SqlParameterValue NULL_FLAG = new SqlParameterValue(Types.BOOLEAN, null);
+
+	private static final SqlParameterValue NULL_TIME = new SqlParameterValue(Types.TIMESTAMP_WITH_TIMEZONE, null);
 
 	private final JdbcOperations jdbc;
 
@@ -44,27 +53,43 @@ final class OutboxInsert {
 	/**
 	 * Inserts the events: one statement for a single event, one JDBC batch for several.
 	 * @param events the events, in capture order
-	 * @param availableAfter how long the relay leaves them alone
+	 * @param availableAfter how long the relay leaves the events published at once alone
 	 */
 	void insert(List<CapturedEvent> events, Duration availableAfter) {
 		long delayMillis = availableAfter.toMillis();
+		Instant now = Instant.now();
 		if (events.size() == 1) {
-			this.jdbc.update(this.statement.sql(), values(events.get(0), delayMillis));
+			this.jdbc.update(this.statement.sql(), values(events.get(0), delayMillis, now));
 		}
 		else {
 			List<Object[]> rows = new ArrayList<>(events.size());
 			for (CapturedEvent event : events) {
-				rows.add(values(event, delayMillis));
+				rows.add(values(event, delayMillis, now));
 			}
 			this.jdbc.batchUpdate(this.statement.sql(), rows);
 		}
 	}
 
 	/**
+	 * How long after now a delayed event is due, rounded up to the millisecond. The database adds it to
+	 * its own clock: a delivery time counts on this JVM's clock, and the time left until it is the same on
+	 * both, however far apart they are. Taken before the statement runs, it can only come out late.
+	 */
+	private static long deliverAfterMillis(Instant deliverAt, Instant now) {
+		Duration left = Duration.between(now, deliverAt);
+		if (left.isNegative()) {
+			return 0;
+		}
+		return left.toMillis() + ((left.toNanosPart() % 1_000_000 != 0) ? 1 : 0);
+	}
+
+	/**
 	 * The values in placeholder order. A null is bound with its SQL type, which spares JDBC the driver
 	 * look-ups it makes to bind an untyped one.
 	 */
-	private Object[] values(CapturedEvent event, long delayMillis) {
+	private Object[] values(CapturedEvent event, long graceMillis, Instant now) {
+		Instant deliverAt = event.deliverAt();
+		Long deliverAfterMillis = (deliverAt != null) ? deliverAfterMillis(deliverAt, now) : null;
 		Object[] values = new Object[this.parameters.length];
 		for (int i = 0; i < values.length; i++) {
 			values[i] = switch (this.parameters[i]) {
@@ -77,7 +102,10 @@ final class OutboxInsert {
 				case MESSAGE_KEY -> text(event.messageKey());
 				case PAYLOAD -> event.payload();
 				case HEADERS -> event.headers().isEmpty() ? NULL_TEXT : this.json.writeValueAsString(event.headers());
-				case DELAY_MILLIS -> delayMillis;
+				case DELAY_MILLIS -> (deliverAfterMillis != null) ? deliverAfterMillis : graceMillis;
+				case DELIVER_AFTER_MILLIS -> (deliverAfterMillis != null) ? deliverAfterMillis : NULL_MILLIS;
+				case DELAY_HOLDS_KEY -> (deliverAfterMillis != null) ? event.delayHoldsKey() : NULL_FLAG;
+				case DELIVER_AT -> (deliverAt != null) ? OffsetDateTime.ofInstant(deliverAt, ZoneOffset.UTC) : NULL_TIME;
 			};
 		}
 		return values;
@@ -94,7 +122,8 @@ final class OutboxInsert {
 
 		ID("id"), AGGREGATE_TYPE("aggregateType"), AGGREGATE_ID("aggregateId"), EVENT_TYPE("eventType"),
 		TRANSPORT("transport"), DESTINATION("destination"), MESSAGE_KEY("messageKey"), PAYLOAD("payload"),
-		HEADERS("headers"), DELAY_MILLIS("delayMillis");
+		HEADERS("headers"), DELAY_MILLIS("delayMillis"), DELIVER_AFTER_MILLIS("deliverAfterMillis"),
+		DELAY_HOLDS_KEY("delayHoldsKey"), DELIVER_AT("deliverAt");
 
 		private final String name;
 

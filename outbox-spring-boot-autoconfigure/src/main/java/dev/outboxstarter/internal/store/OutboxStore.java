@@ -13,6 +13,7 @@ import java.util.UUID;
 
 import javax.sql.DataSource;
 
+import dev.outboxstarter.OutboxCaptureException;
 import dev.outboxstarter.internal.jdbc.DatabaseVendor;
 import dev.outboxstarter.spi.CapturedEvent;
 import dev.outboxstarter.spi.OutboxMessage;
@@ -102,10 +103,19 @@ public class OutboxStore {
 	 * Inserts captured events: one statement for a single event, one JDBC batch for several. For the log
 	 * relay, deletes them again in the same transaction.
 	 * @param events the events, in capture order
-	 * @param availableAfter how long the relay leaves them alone: the grace period of the
-	 * {@link RelayHandOff}
+	 * @param availableAfter how long the relay leaves the events published at once alone: the grace period
+	 * of the {@link RelayHandOff}
+	 * @throws OutboxCaptureException for a delayed event with the log relay, which publishes every row as
+	 * it is written
 	 */
 	public void insert(List<CapturedEvent> events, Duration availableAfter) {
+		if (this.logOnly) {
+			events.stream().filter(CapturedEvent::isDelayed).findFirst().ifPresent((delayed) -> {
+				throw new OutboxCaptureException("Event '" + delayed.eventType() + "' to " + delayed.destination()
+						+ " is delayed, but outbox.relay.mode=log publishes every event as it is written: delayed "
+						+ "delivery needs outbox.relay.mode=polling; or publish it without a delay");
+			});
+		}
 		this.insert.insert(events, availableAfter);
 		if (this.logOnly) {
 			this.jdbc.update(this.sql.deleteWritten(), ids(events.stream().map(CapturedEvent::id).toList()));
@@ -257,7 +267,7 @@ public class OutboxStore {
 		OutboxMessage message = new OutboxMessage(UUID.fromString(rs.getString("id")), rs.getString("event_type"),
 				rs.getString("aggregate_type"), rs.getString("aggregate_id"), rs.getString("destination"),
 				rs.getString("message_key"), rs.getString("payload"), headers(rs.getString("headers")),
-				this.vendor.readInstant(rs, "created_at"));
+				this.vendor.readInstant(rs, "created_at"), this.vendor.readNullableInstant(rs, "deliver_at"));
 		return new ClaimedEvent(message, rs.getLong("seq"), rs.getString("transport"), rs.getInt("attempts"));
 	}
 

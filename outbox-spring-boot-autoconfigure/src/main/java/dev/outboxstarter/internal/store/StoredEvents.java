@@ -45,13 +45,13 @@ public class StoredEvents {
 	}
 
 	/**
-	 * Reads the backlog: pending and DEAD rows, and the oldest pending row, in one statement.
+	 * Reads the backlog: due pending, delayed and DEAD rows, and the oldest due pending row, in one statement.
 	 * @return the reading
 	 */
 	public BacklogReading readBacklog() {
 		return this.jdbc.queryForObject(this.sql.backlog(), Map.of(),
 				(rs, row) -> new BacklogReading(rs.getLong("pending"), this.vendor.readNullableInstant(rs, "oldest_pending"),
-						rs.getLong("dead"), this.vendor.readInstant(rs, "database_now")));
+						rs.getLong("dead"), this.vendor.readInstant(rs, "database_now"), rs.getLong("scheduled")));
 	}
 
 	/**
@@ -146,7 +146,7 @@ public class StoredEvents {
 				rs.getString("aggregate_type"), rs.getString("aggregate_id"), EventStatus.valueOf(rs.getString("status")),
 				rs.getInt("attempts"), rs.getString("last_error"), vendor.readInstant(rs, "created_at"),
 				vendor.readInstant(rs, "available_at"), vendor.readNullableInstant(rs, "published_at"),
-				rs.getString("payload"), rs.getString("headers"));
+				rs.getString("payload"), rs.getString("headers"), vendor.readNullableInstant(rs, "deliver_at"));
 	}
 
 }

@@ -1,5 +1,6 @@
 package dev.outboxstarter.internal.routing;
 
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -336,6 +337,53 @@ public class EventRoutingTests {
 			.withMessageStartingWith("outbox.message-format=cloudevents needs a CloudEvents source");
 	}
 
+	@Test
+	void annotatedDelayIsTheDelayOfTheRouteAndAConfiguredOneReplacesIt() {
+		ResolvedRoute annotated = routing(Map.of()).routesFor(new Reminder("a")).routes().get(0);
+		assertThat(annotated.delay()).isEqualTo(Duration.ofMinutes(15));
+		assertThat(annotated.delayHoldsKey()).isFalse();
+
+		ResolvedRoute configured = routing(Map.of(Reminder.class.getName(),
+				new RouteDefinition(null, null, null, null, null, Duration.ofSeconds(30), true)))
+			.routesFor(new Reminder("a"))
+			.routes()
+			.get(0);
+		assertThat(configured.delay()).isEqualTo(Duration.ofSeconds(30));
+		assertThat(configured.delayHoldsKey()).isTrue();
+		assertThat(configured.destination()).isEqualTo("reminders");
+	}
+
+	@Test
+	void eventWithoutADelayIsPublishedAtOnce() {
+		ResolvedRoute route = routing(Map.of()).routesFor(new Placed("bob")).routes().get(0);
+		assertThat(route.delay()).isNull();
+	}
+
+	@Test
+	void annotatedDelayThatIsNotADurationIsRefusedNamingTheEventAndTheValue() {
+		assertThatExceptionOfType(OutboxCaptureException.class)
+			.isThrownBy(() -> routing(Map.of()).routesFor(new UnparsableDelay("a")))
+			.withMessageContaining("Event 'UnparsableDelay' (" + UnparsableDelay.class.getName() + ")")
+			.withMessageContaining("@OutboxEvent(delay = \"soon\"), which is not a duration")
+			.withMessageContaining("PT15M");
+	}
+
+	@Test
+	void annotatedNegativeDelayIsRefusedNamingTheEvent() {
+		assertThatExceptionOfType(OutboxCaptureException.class)
+			.isThrownBy(() -> routing(Map.of()).routesFor(new NegativeDelay("a")))
+			.withMessageContaining("Event 'NegativeDelay'")
+			.withMessageContaining("@OutboxEvent(delay = \"-PT1M\"), a negative delay");
+	}
+
+	@Test
+	void configuredNegativeDelayFailsNamingTheProperty() {
+		assertThatIllegalStateException()
+			.isThrownBy(() -> routing(Map.of(Plain.class.getName(),
+					new RouteDefinition(null, null, "t", null, null, Duration.ofMinutes(-1), null))))
+			.withMessageContaining("outbox.routes[" + Plain.class.getName() + "].delay is PT-1M, a negative delay");
+	}
+
 	private EventRouting cloudEventRouting(MessageFormat defaultFormat, Map<String, RouteDefinition> configured) {
 		return new EventRouting(List.of(), configured, transports("kafka", "rabbit", "local"),
 				new RouteFormats(defaultFormat, "/orders"), this.environment);
@@ -373,6 +421,18 @@ public class EventRoutingTests {
 
 	@OutboxEvent(destination = "#{name}")
 	record EmptyDestination(String name) {
+	}
+
+	@OutboxEvent(destination = "reminders", delay = "PT15M")
+	record Reminder(String id) {
+	}
+
+	@OutboxEvent(destination = "reminders", delay = "soon")
+	record UnparsableDelay(String id) {
+	}
+
+	@OutboxEvent(destination = "reminders", delay = "-PT1M")
+	record NegativeDelay(String id) {
 	}
 
 	@OutboxEvent(destination = "${topics.orders}")

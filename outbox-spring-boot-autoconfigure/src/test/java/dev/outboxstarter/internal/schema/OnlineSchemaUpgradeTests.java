@@ -5,6 +5,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Queue;
+import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.ExecutorService;
@@ -16,11 +17,6 @@ import javax.sql.DataSource;
 
 import com.zaxxer.hikari.HikariDataSource;
 import dev.outboxstarter.internal.jdbc.DatabaseVendor;
-import dev.outboxstarter.internal.store.OutboxStatements.KeyOrdering;
-import dev.outboxstarter.internal.store.OutboxStatements.PublishedRows;
-import dev.outboxstarter.internal.store.OutboxStatements;
-import dev.outboxstarter.internal.store.OutboxStore;
-import dev.outboxstarter.internal.store.OutboxStore.Relaying;
 import dev.outboxstarter.testsupport.OutboxTestTable;
 import dev.outboxstarter.testsupport.TestDatabase;
 import org.junit.jupiter.api.AfterAll;
@@ -28,7 +24,6 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
-import tools.jackson.databind.json.JsonMapper;
 
 import org.springframework.core.io.ByteArrayResource;
 import org.springframework.jdbc.core.JdbcTemplate;
@@ -138,6 +133,7 @@ public class OnlineSchemaUpgradeTests {
 		jdbc.execute("DROP TABLE IF EXISTS " + TABLE + "_schema_history");
 		jdbc.execute("DROP TABLE IF EXISTS " + TABLE + "_script_history");
 		jdbc.update("DELETE FROM " + TABLE + " WHERE status <> 'PUBLISHED'");
+		jdbc.execute("ALTER TABLE " + TABLE + " DROP COLUMN IF EXISTS deliver_at, DROP COLUMN IF EXISTS delay_holds_key");
 		jdbc.execute("DROP INDEX IF EXISTS " + TABLE + "_pending_idx");
 		MigrationScript first = scripts(postgresql).get(0);
 		String pendingIndex = first.sql().lines()
@@ -209,17 +205,21 @@ public class OnlineSchemaUpgradeTests {
 			List<CompletableFuture<Void>> writers = new ArrayList<>();
 			ExecutorService threads = Executors.newFixedThreadPool(WRITERS + 1);
 			try (HikariDataSource pool = pool(WRITERS); HikariDataSource monitorPool = pool(1)) {
-				OutboxStore store = new OutboxStore(pool, DatabaseVendor.of(pool),
-						OutboxStatements.load(DatabaseVendor.of(pool), TABLE, KeyOrdering.PER_KEY, PublishedRows.KEPT),
-						new JsonMapper(), Relaying.POLLED, null);
+				// The writers are instances of the previous release: they write the columns the table had.
+				DatabaseVendor vendor = DatabaseVendor.of(pool);
+				JdbcTemplate previousRelease = new JdbcTemplate(pool);
+				String now = (vendor == DatabaseVendor.POSTGRESQL) ? "clock_timestamp()" : "UTC_TIMESTAMP(6)";
+				String insert = "INSERT INTO " + TABLE + " (id, aggregate_type, aggregate_id, event_type, transport, "
+						+ "destination, message_key, payload, available_at, created_at) VALUES (?, 'Order', 'writer', "
+						+ "'OrderPlaced', 'kafka', 'orders', 'writer', '{}', " + now + ", " + now + ")";
 				TransactionTemplate transactions = OutboxTestTable.transactions(pool);
 				AtomicLong committed = new AtomicLong();
 				for (int i = 0; i < WRITERS; i++) {
 					writers.add(CompletableFuture.runAsync(() -> {
 						while (writing.get()) {
 							long started = System.nanoTime();
-							transactions.executeWithoutResult(
-									(status) -> store.insert(List.of(OutboxTestTable.event("writer")), Duration.ZERO));
+							transactions.executeWithoutResult((status) -> previousRelease.update(insert,
+									vendor.idParameter(UUID.randomUUID())));
 							this.commits.add(new long[] { started, System.nanoTime() });
 							committed.incrementAndGet();
 						}

@@ -59,11 +59,13 @@ public class Order extends AbstractAggregateRoot<Order> {
 	 * A new order; save it to place it.
 	 * @param customer who orders
 	 * @param amount what it costs
-	 * @return the order, with an {@link OrderPlaced} event registered
+	 * @return the order, with an {@link OrderPlaced} event and a delayed {@link OrderPaymentReminder}
+	 * registered
 	 */
 	public static Order place(String customer, BigDecimal amount) {
 		Order order = new Order(UUID.randomUUID(), customer, amount);
 		order.registerEvent(new OrderPlaced(order.id, customer, amount));
+		order.registerEvent(new OrderPaymentReminder(order.id, customer, amount));
 		return order;
 	}
 

@@ -10,7 +10,7 @@ import org.springframework.context.annotation.Configuration;
  * binding here, for a native image.
  */
 @Configuration(proxyBeanMethods = false)
-@RegisterReflectionForBinding({ OrderPlaced.class, OrderPaid.class, OrderCancelled.class })
+@RegisterReflectionForBinding({ OrderPlaced.class, OrderPaymentReminder.class, OrderPaid.class, OrderCancelled.class })
 class OrderEventsBinding {
 
 }

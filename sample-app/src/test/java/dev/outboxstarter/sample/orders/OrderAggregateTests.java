@@ -46,7 +46,7 @@ class OrderAggregateTests {
 		this.orders.findById(id).orElseThrow().pay();
 
 		assertThat(this.captured.all()).extracting(RecordedOutboxEvent::eventType, RecordedOutboxEvent::key)
-			.containsExactly(tuple("OrderPlaced", id.toString()),
+			.containsExactly(tuple("OrderPlaced", id.toString()), tuple("OrderPaymentReminder", id.toString()),
 					tuple("OrderPaid", id.toString()));
 	}
 
