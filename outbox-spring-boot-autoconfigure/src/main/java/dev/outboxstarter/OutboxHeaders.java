@@ -28,6 +28,12 @@ public final class OutboxHeaders {
 	/** When the event was captured, ISO-8601 in UTC. */
 	public static final String OCCURRED_AT = "outbox-occurred-at";
 
+	/**
+	 * On a copy an operator published again, the id of the event it copies; its own
+	 * {@link #MESSAGE_ID} is new (see {@code OutboxAdministration#republish}).
+	 */
+	public static final String REPUBLISHED_FROM = "outbox-republished-from";
+
 	private OutboxHeaders() {
 	}
 

@@ -8,6 +8,7 @@ import java.util.TreeSet;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
+import dev.outboxstarter.console.OutboxConsoleEndpoint;
 import dev.outboxstarter.core.OutboxAutoConfiguration;
 import org.junit.jupiter.api.Test;
 
@@ -18,8 +19,8 @@ import org.springframework.util.ClassUtils;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * {@code docs/api.md} names every public type of the starter's library outside its internal packages,
- * and only those: a type made public without being added there, or listed there after it became
+ * {@code docs/api.md} names every public type of the starter's library and of the console outside the
+ * engine's internal packages, and only those: a type made public without being added there, or listed there after it became
  * package-private or internal, fails the build.
  */
 class PublicApiTests {
@@ -57,7 +58,15 @@ class PublicApiTests {
 	}
 
 	private static Set<String> publicTypesOfTheLibrary() throws Exception {
-		String library = OutboxAutoConfiguration.class.getProtectionDomain().getCodeSource().getLocation().toString();
+		Set<String> types = new TreeSet<>();
+		types.addAll(publicTypesIn(OutboxAutoConfiguration.class));
+		types.addAll(publicTypesIn(OutboxConsoleEndpoint.class));
+		return types;
+	}
+
+	/** The public types of the jar (or classes directory) that holds a type. */
+	private static Set<String> publicTypesIn(Class<?> member) throws Exception {
+		String library = member.getProtectionDomain().getCodeSource().getLocation().toString();
 		Set<String> types = new TreeSet<>();
 		for (Resource resource : new PathMatchingResourcePatternResolver()
 			.getResources("classpath*:dev/outboxstarter/**/*.class")) {

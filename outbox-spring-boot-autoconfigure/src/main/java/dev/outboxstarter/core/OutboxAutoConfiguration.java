@@ -46,6 +46,7 @@ import dev.outboxstarter.internal.store.OutboxStore;
 import dev.outboxstarter.internal.store.OutboxStore.Relaying;
 import dev.outboxstarter.internal.store.RelayHandOff;
 import dev.outboxstarter.internal.store.StoredDeadEvents;
+import dev.outboxstarter.internal.store.EventSearch;
 import dev.outboxstarter.internal.store.StoredEvents;
 import dev.outboxstarter.operations.OutboxAdministration;
 import dev.outboxstarter.operations.OutboxMonitoring;
@@ -103,6 +104,13 @@ public final class OutboxAutoConfiguration {
 	@Bean
 	StoredEvents outboxStoredEvents(DataSource dataSource, OutboxStore store, OutboxProperties properties) {
 		return new StoredEvents(dataSource, store.vendor(), statements(store.vendor(), properties));
+	}
+
+	@Bean
+	EventSearch outboxEventSearch(DataSource dataSource, OutboxStore store, OutboxProperties properties,
+			ObjectProvider<JsonMapper> jsonMapper) {
+		return new EventSearch(dataSource, store.vendor(), properties.getTableName(),
+				jsonMapper.getIfAvailable(JsonMapper::new));
 	}
 
 	private static OutboxStatements statements(DatabaseVendor vendor, OutboxProperties properties) {
@@ -218,10 +226,10 @@ public final class OutboxAutoConfiguration {
 	 * neither backs off. The starter's other auto-configurations take it as the sign that the outbox runs.
 	 */
 	@Bean
-	OutboxMonitoring outboxMonitoring(OutboxProperties properties, StoredEvents storedEvents,
+	OutboxMonitoring outboxMonitoring(OutboxProperties properties, StoredEvents storedEvents, EventSearch search,
 			OutboxTransports transports, Outages outages, ObjectProvider<OutboxRelay> relay, ObjectProvider<FastPathDispatcher> fastPath,
 			ObjectProvider<BacklogMonitor> backlog) {
-		return new DefaultOutboxMonitoring(properties.getRelay().getMode().value(), storedEvents, transports, outages,
+		return new DefaultOutboxMonitoring(properties.getRelay().getMode().value(), storedEvents, search, transports, outages,
 				relay, fastPath, backlog);
 	}
 
@@ -231,8 +239,9 @@ public final class OutboxAutoConfiguration {
 	 */
 	@Bean
 	@ConditionalOnMissingBean
-	OutboxAdministration outboxAdministration(StoredEvents storedEvents) {
-		return new DefaultOutboxAdministration(storedEvents);
+	OutboxAdministration outboxAdministration(StoredEvents storedEvents, EventSearch search, OutboxStore store,
+			DataSource dataSource) {
+		return new DefaultOutboxAdministration(storedEvents, search, store, OutboxTransactions.readCommitted(dataSource));
 	}
 
 	/**

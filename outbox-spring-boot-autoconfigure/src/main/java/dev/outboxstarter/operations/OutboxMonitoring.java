@@ -3,6 +3,7 @@ package dev.outboxstarter.operations;
 import java.time.Instant;
 import java.util.List;
 import java.util.Set;
+import java.util.UUID;
 
 import org.jspecify.annotations.Nullable;
 
@@ -57,6 +58,32 @@ public interface OutboxMonitoring {
 	 * @return the rows
 	 */
 	List<StoredEvent> list(EventStatus status, int offset, int limit, boolean withValues);
+
+	/**
+	 * Finds a page of the rows a query matches, newest first.
+	 * @param query which rows
+	 * @param offset rows to pass over
+	 * @param limit most rows to return
+	 * @param withValues whether to read the values that may hold personal data: payloads, headers,
+	 * message keys, aggregate ids and last errors
+	 * @return the rows, in descending seq order
+	 */
+	List<StoredEvent> find(EventQuery query, int offset, int limit, boolean withValues);
+
+	/**
+	 * Finds one row.
+	 * @param id the row id
+	 * @param withValues whether to read the values that may hold personal data
+	 * @return the row, or {@code null} when there is none with that id (it was discarded, or deleted after
+	 * its retention)
+	 */
+	@Nullable StoredEvent find(UUID id, boolean withValues);
+
+	/**
+	 * Counts the DEAD rows by event type and destination.
+	 * @return the counts, largest first
+	 */
+	List<DeadEventCount> countDead();
 
 	/**
 	 * The transports this instance found unavailable and has not seen take a message since.

@@ -22,6 +22,9 @@ import org.springframework.boot.test.context.FilteredClassLoader;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.mockito.ArgumentMatchers.any;
+import static org.mockito.BDDMockito.given;
+import static org.mockito.Mockito.mock;
 
 /**
  * When the operations side is there: each role of the operations view a bean of its own, meters with a
@@ -65,7 +68,8 @@ class OutboxOperationsAutoConfigurationTests {
 		this.runner.run((context) -> assertThat(context).hasSingleBean(OutboxMonitoring.class)
 			.hasSingleBean(OutboxAdministration.class)
 			.hasSingleBean(OutboxTesting.class));
-		OutboxAdministration discardsAnything = (id) -> true;
+		OutboxAdministration discardsAnything = mock(OutboxAdministration.class);
+		given(discardsAnything.discard(any())).willReturn(true);
 		this.runner.withBean(OutboxAdministration.class, () -> discardsAnything)
 			.withPropertyValues("management.endpoints.web.exposure.include=outbox")
 			.run((context) -> {

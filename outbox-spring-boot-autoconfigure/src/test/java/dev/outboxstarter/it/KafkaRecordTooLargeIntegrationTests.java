@@ -15,10 +15,6 @@ import dev.outboxstarter.testsupport.TestKafka;
 import dev.outboxstarter.testsupport.TopicRecorder;
 import dev.outboxstarter.testsupport.TopicRecorder.Received;
 import io.micrometer.core.instrument.MeterRegistry;
-import org.apache.kafka.clients.admin.AdminClient;
-import org.apache.kafka.clients.admin.AlterConfigOp;
-import org.apache.kafka.clients.admin.ConfigEntry;
-import org.apache.kafka.common.config.ConfigResource;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -113,7 +109,7 @@ class KafkaRecordTooLargeIntegrationTests {
 		assertThat(paid.key()).isEqualTo(String.valueOf(order.getId()));
 
 		// The operator raises the topic's limit, then puts the event back.
-		raiseTopicLimit(4 * TOPIC_LIMIT);
+		TestKafka.alterTopic(TOPIC, "max.message.bytes", String.valueOf(4 * TOPIC_LIMIT));
 		UUID id = this.jdbc.queryForObject("SELECT id FROM " + TABLE + " WHERE payload LIKE ?", UUID.class,
 				"%" + large + "%");
 		assertThat(this.deadEvents.retry(id)).isTrue();
@@ -133,16 +129,6 @@ class KafkaRecordTooLargeIntegrationTests {
 
 	private static List<Received> received(String payloadPart) {
 		return topic.poll().stream().filter((record) -> record.value().contains(payloadPart)).toList();
-	}
-
-	private static void raiseTopicLimit(int bytes) throws Exception {
-		try (AdminClient admin = AdminClient.create(Map.of("bootstrap.servers", TestKafka.bootstrapServers()))) {
-			ConfigResource resource = new ConfigResource(ConfigResource.Type.TOPIC, TOPIC);
-			admin.incrementalAlterConfigs(Map.of(resource, List.of(new AlterConfigOp(
-					new ConfigEntry("max.message.bytes", String.valueOf(bytes)), AlterConfigOp.OpType.SET))))
-				.all()
-				.get();
-		}
 	}
 
 }

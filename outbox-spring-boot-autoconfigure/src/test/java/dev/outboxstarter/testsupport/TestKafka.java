@@ -1,8 +1,14 @@
 package dev.outboxstarter.testsupport;
 
+import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ExecutionException;
 
+import org.apache.kafka.clients.admin.AdminClient;
+import org.apache.kafka.clients.admin.AlterConfigOp;
+import org.apache.kafka.clients.admin.ConfigEntry;
 import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.common.config.ConfigResource;
 
 import org.springframework.kafka.test.EmbeddedKafkaKraftBroker;
 
@@ -48,6 +54,23 @@ public final class TestKafka {
 		bootstrapServers();
 		if (!shared.getTopics().contains(name)) {
 			shared.addTopics(new NewTopic(name, partitions, (short) 1).configs(configs));
+		}
+	}
+
+	/**
+	 * Changes one setting of a topic on the shared broker, as an operator would.
+	 * @param name the topic
+	 * @param setting the topic-level setting, e.g. {@code max.message.bytes}
+	 * @param value its new value
+	 * @throws ExecutionException if the broker refuses it
+	 * @throws InterruptedException if interrupted while waiting for the broker
+	 */
+	public static void alterTopic(String name, String setting, String value)
+			throws ExecutionException, InterruptedException {
+		try (AdminClient admin = AdminClient.create(Map.of("bootstrap.servers", bootstrapServers()))) {
+			ConfigResource topic = new ConfigResource(ConfigResource.Type.TOPIC, name);
+			AlterConfigOp change = new AlterConfigOp(new ConfigEntry(setting, value), AlterConfigOp.OpType.SET);
+			admin.incrementalAlterConfigs(Map.of(topic, List.of(change))).all().get();
 		}
 	}
 

@@ -39,8 +39,8 @@ import static org.assertj.core.api.Assertions.fail;
  * The sample page in headless Chromium: it shows an order placed and paid over HTTP as received by
  * the consumer, places orders and load from its buttons, and shows the backlog grow during a
  * simulated broker outage and drain after it, in its tiles and in its charts, which it draws itself
- * (it loads nothing from elsewhere). Screenshots during the outage, after it and after a load run are
- * left in {@code target/screenshots/}.
+ * (it loads nothing from elsewhere), and links the operator console. Screenshots during the outage, after
+ * it and after a load run are left in {@code target/screenshots/}.
  */
 @SpringBootTest(webEnvironment = WebEnvironment.RANDOM_PORT)
 @AutoConfigureRestTestClient
@@ -145,6 +145,11 @@ class SamplePageBrowserTests {
 		this.browser.findElement(By.id("start-load")).click();
 		wait.until((driver) -> text("load-progress").equals("40 / 40 placed ✓"));
 		screenshot("sample-page.png");
+
+		this.browser.findElement(By.id("console-link")).click();
+		wait.until((driver) -> driver.getCurrentUrl().endsWith("/actuator/outboxconsole") && !text("updated").isEmpty());
+		assertThat(text("relay-mode")).isEqualTo("polling");
+		assertThat(text("user")).isEqualTo("anonymous");
 	}
 
 	private String text(String id) {

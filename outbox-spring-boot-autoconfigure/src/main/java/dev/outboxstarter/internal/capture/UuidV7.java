@@ -7,12 +7,12 @@ import java.util.concurrent.ThreadLocalRandom;
  * Generates RFC 9562 version 7 UUIDs: a millisecond timestamp followed by random bits, so ids of
  * rows written close together are close together in a primary-key index.
  */
-final class UuidV7 {
+public final class UuidV7 {
 
 	private UuidV7() {
 	}
 
-	static UUID generate() {
+	public static UUID generate() {
 		ThreadLocalRandom random = ThreadLocalRandom.current();
 		long millis = System.currentTimeMillis();
 		long mostSignificant = (millis << 16) | 0x7000L | (random.nextLong() & 0x0FFFL);

@@ -133,6 +133,11 @@ public enum DatabaseVendor {
 		return (this == MYSQL) ? id.toString() : id;
 	}
 
+	public Object instantParameter(Instant instant) {
+		// DATETIME(6) holds UTC without a zone; the others store the zone.
+		return (this == MYSQL) ? LocalDateTime.ofInstant(instant, ZoneOffset.UTC) : instant.atOffset(ZoneOffset.UTC);
+	}
+
 	public Instant readInstant(ResultSet rs, String column) throws SQLException {
 		Instant value = readNullableInstant(rs, column);
 		if (value == null) {

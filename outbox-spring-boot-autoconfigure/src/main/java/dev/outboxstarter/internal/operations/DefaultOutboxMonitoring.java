@@ -4,6 +4,7 @@ import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
+import java.util.UUID;
 import java.util.function.Supplier;
 
 import dev.outboxstarter.internal.delivery.FastPathDispatcher;
@@ -11,10 +12,13 @@ import dev.outboxstarter.internal.delivery.Outages;
 import dev.outboxstarter.internal.delivery.OutboxRelay;
 import dev.outboxstarter.internal.housekeeping.BacklogMonitor;
 import dev.outboxstarter.internal.routing.OutboxTransports;
+import dev.outboxstarter.internal.store.EventSearch;
 import dev.outboxstarter.internal.store.StoredEvents;
 import dev.outboxstarter.operations.BacklogReading;
 import dev.outboxstarter.operations.BacklogSnapshot;
+import dev.outboxstarter.operations.DeadEventCount;
 import dev.outboxstarter.operations.EventCount;
+import dev.outboxstarter.operations.EventQuery;
 import dev.outboxstarter.operations.EventStatus;
 import dev.outboxstarter.operations.OutboxMonitoring;
 import dev.outboxstarter.operations.PausedDestination;
@@ -35,6 +39,8 @@ public final class DefaultOutboxMonitoring implements OutboxMonitoring {
 
 	private final StoredEvents storedEvents;
 
+	private final EventSearch search;
+
 	private final OutboxTransports transports;
 
 	private final Outages outages;
@@ -45,11 +51,12 @@ public final class DefaultOutboxMonitoring implements OutboxMonitoring {
 
 	private final Supplier<Optional<BacklogMonitor>> backlog;
 
-	public DefaultOutboxMonitoring(String relayMode, StoredEvents storedEvents, OutboxTransports transports,
+	public DefaultOutboxMonitoring(String relayMode, StoredEvents storedEvents, EventSearch search, OutboxTransports transports,
 			Outages outages, ObjectProvider<OutboxRelay> relay, ObjectProvider<FastPathDispatcher> fastPath,
 			ObjectProvider<BacklogMonitor> backlog) {
 		this.relayMode = relayMode;
 		this.storedEvents = storedEvents;
+		this.search = search;
 		this.transports = transports;
 		this.outages = outages;
 		this.relay = SingletonSupplier.of(() -> Optional.ofNullable(relay.getIfAvailable()));
@@ -87,6 +94,21 @@ public final class DefaultOutboxMonitoring implements OutboxMonitoring {
 	@Override
 	public List<StoredEvent> list(EventStatus status, int offset, int limit, boolean withValues) {
 		return this.storedEvents.list(status, offset, limit, withValues);
+	}
+
+	@Override
+	public List<StoredEvent> find(EventQuery query, int offset, int limit, boolean withValues) {
+		return this.search.find(query, offset, limit, withValues);
+	}
+
+	@Override
+	public @Nullable StoredEvent find(UUID id, boolean withValues) {
+		return this.search.find(id, withValues);
+	}
+
+	@Override
+	public List<DeadEventCount> countDead() {
+		return this.search.countDead();
 	}
 
 	@Override

@@ -134,12 +134,19 @@ public class StoredEvents {
 	}
 
 	private StoredEvent storedEvent(ResultSet rs, int row) throws SQLException {
+		return storedEvent(this.vendor, rs);
+	}
+
+	/**
+	 * Reads a row of the {@code details} columns.
+	 */
+	static StoredEvent storedEvent(DatabaseVendor vendor, ResultSet rs) throws SQLException {
 		return new StoredEvent(UUID.fromString(rs.getString("id")), rs.getLong("seq"), rs.getString("event_type"),
 				rs.getString("transport"), rs.getString("destination"), rs.getString("message_key"),
 				rs.getString("aggregate_type"), rs.getString("aggregate_id"), EventStatus.valueOf(rs.getString("status")),
-				rs.getInt("attempts"), rs.getString("last_error"), this.vendor.readInstant(rs, "created_at"),
-				this.vendor.readInstant(rs, "available_at"), this.vendor.readNullableInstant(rs, "published_at"),
-				rs.getString("payload"), rs.getString("headers"), this.vendor.readNullableInstant(rs, "deliver_at"));
+				rs.getInt("attempts"), rs.getString("last_error"), vendor.readInstant(rs, "created_at"),
+				vendor.readInstant(rs, "available_at"), vendor.readNullableInstant(rs, "published_at"),
+				rs.getString("payload"), rs.getString("headers"), vendor.readNullableInstant(rs, "deliver_at"));
 	}
 
 }

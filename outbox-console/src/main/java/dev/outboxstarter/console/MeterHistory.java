@@ -1,0 +1,156 @@
+package dev.outboxstarter.console;
+
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayDeque;
+import java.util.List;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.function.ToDoubleFunction;
+
+import dev.outboxstarter.console.OutboxConsoleEndpoint.Sample;
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.TimeGauge;
+import io.micrometer.core.instrument.Timer;
+import org.jspecify.annotations.Nullable;
+
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.context.SmartLifecycle;
+import org.springframework.scheduling.concurrent.CustomizableThreadFactory;
+
+/**
+ * The outbox's recent history as the application's own meters tell it, sampled on a thread of its own
+ * and kept in memory, a bounded number of samples: the backlog and the age of its oldest event as they
+ * were, and over each interval the publish and failure rates and the mean commit-to-acknowledgement
+ * latency. A meter the application does not have (no metrics, say) reads as {@code null}.
+ */
+final class MeterHistory implements SmartLifecycle {
+
+	private final ObjectProvider<MeterRegistry> registry;
+
+	private final Duration interval;
+
+	private final int capacity;
+
+	private final Clock clock;
+
+	private final ArrayDeque<Sample> samples;
+
+	private @Nullable Totals previous;
+
+	private @Nullable ScheduledExecutorService sampler;
+
+	MeterHistory(ObjectProvider<MeterRegistry> registry, Duration interval, int capacity, Clock clock) {
+		this.registry = registry;
+		this.interval = interval;
+		this.capacity = capacity;
+		this.clock = clock;
+		this.samples = new ArrayDeque<>(capacity);
+	}
+
+	/**
+	 * The samples, oldest first.
+	 * @return a copy
+	 */
+	synchronized List<Sample> samples() {
+		return List.copyOf(this.samples);
+	}
+
+	Duration interval() {
+		return this.interval;
+	}
+
+	/**
+	 * Reads the meters once and keeps the sample, dropping the oldest when full.
+	 */
+	synchronized void sample() {
+		MeterRegistry meters = this.registry.getIfAvailable();
+		Instant now = this.clock.instant();
+		Totals totals = (meters != null) ? Totals.read(meters, now) : null;
+		Sample sample = new Sample(now, (meters != null) ? gauge(meters, "outbox.backlog.pending") : null,
+				(meters != null) ? ageSeconds(meters) : null, rate(totals, Totals::published),
+				rate(totals, Totals::failed), latencyMillis(totals));
+		if (this.samples.size() == this.capacity) {
+			this.samples.removeFirst();
+		}
+		this.samples.addLast(sample);
+		this.previous = totals;
+	}
+
+	private @Nullable Double rate(@Nullable Totals totals, ToDoubleFunction<Totals> count) {
+		Totals previous = this.previous;
+		if (totals == null || previous == null) {
+			return null;
+		}
+		double seconds = Duration.between(previous.time(), totals.time()).toNanos() / 1e9;
+		return (seconds > 0) ? Math.max(0, count.applyAsDouble(totals) - count.applyAsDouble(previous)) / seconds : null;
+	}
+
+	private @Nullable Double latencyMillis(@Nullable Totals totals) {
+		Totals previous = this.previous;
+		if (totals == null || previous == null || totals.latencyCount() <= previous.latencyCount()) {
+			return null;
+		}
+		return (totals.latencyMillis() - previous.latencyMillis()) / (totals.latencyCount() - previous.latencyCount());
+	}
+
+	private static @Nullable Double gauge(MeterRegistry meters, String name) {
+		Gauge gauge = meters.find(name).gauge();
+		return (gauge != null) ? finite(gauge.value()) : null;
+	}
+
+	private static @Nullable Double ageSeconds(MeterRegistry meters) {
+		TimeGauge age = meters.find("outbox.backlog.oldest.age").timeGauge();
+		return (age != null) ? finite(age.value(TimeUnit.SECONDS)) : null;
+	}
+
+	private static @Nullable Double finite(double value) {
+		return Double.isFinite(value) ? value : null;
+	}
+
+	@Override
+	public synchronized void start() {
+		ScheduledExecutorService sampler = Executors
+			.newSingleThreadScheduledExecutor(new CustomizableThreadFactory("outbox-console-"));
+		long millis = this.interval.toMillis();
+		sampler.scheduleAtFixedRate(this::sample, 0, millis, TimeUnit.MILLISECONDS);
+		this.sampler = sampler;
+	}
+
+	@Override
+	public synchronized void stop() {
+		if (this.sampler != null) {
+			this.sampler.shutdownNow();
+			this.sampler = null;
+		}
+	}
+
+	@Override
+	public synchronized boolean isRunning() {
+		return this.sampler != null;
+	}
+
+	/**
+	 * The meters' running totals at one time.
+	 */
+	private record Totals(Instant time, double published, double failed, long latencyCount, double latencyMillis) {
+
+		static Totals read(MeterRegistry meters, Instant time) {
+			double published = meters.find("outbox.events.published").counters().stream().mapToDouble(Counter::count).sum();
+			double failed = meters.find("outbox.events.failed").counters().stream().mapToDouble(Counter::count).sum();
+			long latencyCount = 0;
+			double latencyMillis = 0;
+			for (Timer timer : meters.find("outbox.publish.latency").timers()) {
+				latencyCount += timer.count();
+				latencyMillis += timer.totalTime(TimeUnit.MILLISECONDS);
+			}
+			return new Totals(time, published, failed, latencyCount, latencyMillis);
+		}
+
+	}
+
+}
