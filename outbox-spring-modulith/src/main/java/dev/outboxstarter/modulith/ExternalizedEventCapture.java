@@ -13,6 +13,8 @@ import org.springframework.context.PayloadApplicationEvent;
 import org.springframework.modulith.events.EventExternalizationConfiguration;
 import org.springframework.modulith.events.ExternalizationMode;
 import org.springframework.modulith.events.RoutingTarget;
+import org.springframework.transaction.support.TransactionSynchronization;
+import org.springframework.transaction.support.TransactionSynchronizationManager;
 
 /**
  * Writes every event Modulith's {@link EventExternalizationConfiguration} selects to the outbox, in
@@ -23,6 +25,7 @@ import org.springframework.modulith.events.RoutingTarget;
  * An event the outbox's own rules route as well is refused: the outbox captures it when it is published
  * anyway, so it would be written twice, with two message ids that no consumer could tell apart as one
  * event. Modulith's configuration selects events by instance, so this is known only when one is raised.
+ * A refused event keeps its transaction from committing.
  */
 final class ExternalizedEventCapture implements ApplicationListener<PayloadApplicationEvent<?>> {
 
@@ -49,12 +52,35 @@ final class ExternalizedEventCapture implements ApplicationListener<PayloadAppli
 			return;
 		}
 		RoutingTarget target = this.configuration.determineTarget(event);
-		refuseOutboxEvent(event, target);
-		// Like Modulith's broker integrations: the target's expressions and the headers are those of
-		// what is sent, the mapped event.
-		Object payload = this.configuration.map(event);
-		OutboxRoute route = this.routes.routeOf(event, target, payload);
-		this.outbox.publish(route, payload, headers(this.configuration.getHeadersFor(payload)));
+		try {
+			refuseOutboxEvent(event, target);
+			// Like Modulith's broker integrations: the target's expressions and the headers are those of
+			// what is sent, the mapped event.
+			Object payload = this.configuration.map(event);
+			OutboxRoute route = this.routes.routeOf(event, target, payload);
+			this.outbox.publish(route, payload, headers(this.configuration.getHeadersFor(payload)));
+		}
+		catch (OutboxCaptureException ex) {
+			refuseCommit(ex);
+			throw ex;
+		}
+	}
+
+	/**
+	 * Keeps the transaction from committing without the refused event, as the outbox does with the
+	 * events it refuses, even if the code that raised it catches the exception.
+	 */
+	private static void refuseCommit(OutboxCaptureException refusal) {
+		if (TransactionSynchronizationManager.isSynchronizationActive()) {
+			TransactionSynchronizationManager.registerSynchronization(new TransactionSynchronization() {
+
+				@Override
+				public void beforeCommit(boolean readOnly) {
+					throw refusal;
+				}
+
+			});
+		}
 	}
 
 	private void refuseOutboxEvent(Object event, RoutingTarget target) {

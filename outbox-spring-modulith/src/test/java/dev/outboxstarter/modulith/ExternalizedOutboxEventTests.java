@@ -74,6 +74,24 @@ class ExternalizedOutboxEventTests {
 	}
 
 	@Test
+	void aTransactionThatCatchesTheRefusalCannotCommit() {
+		this.runner.run((context) -> {
+			assertThatExceptionOfType(OutboxCaptureException.class)
+				.isThrownBy(() -> context.getBean(TransactionTemplate.class).executeWithoutResult((status) -> {
+					context.publishEvent(new InvoiceIssued("invoice-6", 60));
+					try {
+						context.publishEvent(new InvoiceVoided("invoice-6"));
+					}
+					catch (OutboxCaptureException ex) {
+						// Carries on as if it had been written.
+					}
+				}))
+				.withMessageContaining("Event " + InvoiceVoided.class.getName() + " is externalized by Spring Modulith");
+			assertThat(rows()).isZero();
+		});
+	}
+
+	@Test
 	void anExternalizedEventWithAnOutboxRoutesEntryIsRefusedNamingTheEntry() {
 		this.runner.withPropertyValues("outbox.routes[" + InvoiceSettled.class.getName() + "].destination=settlements")
 			.run((context) -> {
