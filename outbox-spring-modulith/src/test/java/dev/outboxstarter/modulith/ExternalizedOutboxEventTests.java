@@ -1,30 +1,18 @@
 package dev.outboxstarter.modulith;
 
-import java.util.List;
-
 import dev.outboxstarter.OutboxCaptureException;
 import dev.outboxstarter.OutboxEventRouter;
 import dev.outboxstarter.OutboxRoute;
-import dev.outboxstarter.core.OutboxAutoConfiguration;
 import dev.outboxstarter.modulith.invoicing.InvoiceIssued;
 import dev.outboxstarter.modulith.invoicing.InvoiceSettled;
 import dev.outboxstarter.modulith.invoicing.InvoiceVoided;
-import dev.outboxstarter.modulith.invoicing.InvoicingApplication;
-import dev.outboxstarter.testsupport.StarterAutoConfigurations;
 import dev.outboxstarter.testsupport.TestDatabase;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
-import org.springframework.boot.autoconfigure.AutoConfigurations;
-import org.springframework.boot.jackson.autoconfigure.JacksonAutoConfiguration;
-import org.springframework.boot.jdbc.autoconfigure.DataSourceAutoConfiguration;
-import org.springframework.boot.jdbc.autoconfigure.DataSourceTransactionManagerAutoConfiguration;
-import org.springframework.boot.kafka.autoconfigure.KafkaAutoConfiguration;
 import org.springframework.boot.test.context.assertj.AssertableApplicationContext;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
-import org.springframework.boot.transaction.autoconfigure.TransactionAutoConfiguration;
 import org.springframework.jdbc.core.JdbcTemplate;
-import org.springframework.modulith.events.config.EventExternalizationAutoConfiguration;
 import org.springframework.transaction.support.TransactionTemplate;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -39,17 +27,7 @@ class ExternalizedOutboxEventTests {
 
 	private static final String TABLE = "outbox_modulith_double_routes";
 
-	private final ApplicationContextRunner runner = new ApplicationContextRunner()
-		.withConfiguration(AutoConfigurations.of(DataSourceAutoConfiguration.class,
-				DataSourceTransactionManagerAutoConfiguration.class, TransactionAutoConfiguration.class,
-				JacksonAutoConfiguration.class, KafkaAutoConfiguration.class, OutboxAutoConfiguration.class,
-				StarterAutoConfigurations.KAFKA, EventExternalizationAutoConfiguration.class,
-				ModulithOutboxAutoConfiguration.class))
-		.withUserConfiguration(InvoicingApplication.class)
-		.withPropertyValues(TestDatabase.POSTGRESQL.properties())
-		// The rows stay as they are written: nothing publishes them.
-		.withPropertyValues("outbox.table-name=" + TABLE, "outbox.fast-path.enabled=false",
-				"outbox.relay.enabled=false")
+	private final ApplicationContextRunner runner = InvoicingContexts.withUnpublishedRowsIn(TABLE)
 		.withPropertyValues(DocumentedSwitch.properties());
 
 	@BeforeEach
