@@ -5,6 +5,7 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 
 import dev.outboxstarter.OutboxEvent;
 import dev.outboxstarter.OutboxEventRouter;
@@ -30,6 +31,9 @@ final class OutboxOwnRoutes {
 
 	private final Map<String, OutboxProperties.Route> configured;
 
+	/** What the annotations and properties give each class, which a class keeps. */
+	private final Map<Class<?>, List<String>> byClass = new ConcurrentHashMap<>();
+
 	/**
 	 * Creates the rules.
 	 * @param routers the router beans, in order
@@ -46,19 +50,26 @@ final class OutboxOwnRoutes {
 	 * @return the descriptions, empty when the outbox's own rules do not route it
 	 */
 	List<String> describe(Object event) {
-		List<String> routes = new ArrayList<>();
 		for (OutboxEventRouter router : this.routers) {
 			List<OutboxRoute> routed = router.routes(event);
 			if (!routed.isEmpty()) {
 				// The outbox asks its routers first and looks no further once one routes the event.
-				String declaredBy = "the OutboxEventRouter " + ClassUtils.getUserClass(router).getName();
-				routed.forEach((route) -> routes.add(to(route.transport(), route.destination()) + " (" + declaredBy + ")"));
-				return routes;
+				String declaredBy = " (the OutboxEventRouter " + ClassUtils.getUserClass(router).getName() + ")";
+				return routed.stream().map((route) -> to(route.transport(), route.destination()) + declaredBy).toList();
 			}
 		}
-		Class<?> type = event.getClass();
-		MergedAnnotations.from(type, SearchStrategy.TYPE_HIERARCHY)
+		return this.byClass.computeIfAbsent(event.getClass(), this::describe);
+	}
+
+	private List<String> describe(Class<?> type) {
+		List<String> routes = new ArrayList<>();
+		List<MergedAnnotation<OutboxEvent>> annotations = MergedAnnotations.from(type, SearchStrategy.TYPE_HIERARCHY)
 			.stream(OutboxEvent.class)
+			.toList();
+		// As the outbox: the annotations of the nearest annotated class in the hierarchy.
+		int nearest = annotations.stream().mapToInt(MergedAnnotation::getAggregateIndex).min().orElse(0);
+		annotations.stream()
+			.filter((annotation) -> annotation.getAggregateIndex() == nearest)
 			.map(MergedAnnotation::synthesize)
 			.forEach((annotation) -> routes
 				.add(to(annotation.transport(), annotation.destination()) + " (@OutboxEvent)"));
@@ -70,7 +81,7 @@ final class OutboxOwnRoutes {
 				break;
 			}
 		}
-		return routes;
+		return List.copyOf(routes);
 	}
 
 	private static String to(@Nullable String transport, @Nullable String destination) {
