@@ -4,6 +4,7 @@ import java.util.Map;
 
 import dev.outboxstarter.Outbox;
 import dev.outboxstarter.OutboxConfigurationException;
+import dev.outboxstarter.OutboxEventRouter;
 import dev.outboxstarter.core.OutboxAutoConfiguration;
 import dev.outboxstarter.core.OutboxProperties;
 
@@ -43,7 +44,7 @@ public final class ModulithOutboxAutoConfiguration {
 	@Bean
 	ExternalizedEventCapture externalizedEventCapture(ObjectProvider<EventExternalizationConfiguration> configuration,
 			ObjectProvider<Outbox> outbox, ObjectProvider<OutboxProperties> properties,
-			ConfigurableListableBeanFactory beans) {
+			ObjectProvider<OutboxEventRouter> routers, ConfigurableListableBeanFactory beans) {
 		OTHER_OUTBOXES.forEach((artifact, autoConfiguration) -> {
 			if (ClassUtils.isPresent(autoConfiguration, beans.getBeanClassLoader())) {
 				throw new OutboxConfigurationException(ExternalizationMode.PROPERTY + " is 'outbox', and both "
@@ -72,7 +73,8 @@ public final class ModulithOutboxAutoConfiguration {
 							+ "outbox-spring-modulith.");
 		}
 		return new ExternalizedEventCapture(externalization,
-				new ExternalizationRoutes(settings.getDefaultTransport(), beans), events);
+				new ExternalizationRoutes(settings.getDefaultTransport(), beans),
+				new OutboxOwnRoutes(routers.orderedStream().toList(), settings.getRoutes()), events);
 	}
 
 }

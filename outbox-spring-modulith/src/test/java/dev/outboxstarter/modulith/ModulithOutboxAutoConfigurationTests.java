@@ -7,7 +7,6 @@ import dev.outboxstarter.OutboxConfigurationException;
 import dev.outboxstarter.core.OutboxAutoConfiguration;
 import dev.outboxstarter.modulith.invoicing.InvoiceDrafted;
 import dev.outboxstarter.modulith.invoicing.InvoiceIssued;
-import dev.outboxstarter.modulith.invoicing.InvoicingApplication;
 import dev.outboxstarter.testsupport.StarterAutoConfigurations;
 import dev.outboxstarter.testsupport.TestDatabase;
 import org.junit.jupiter.api.Test;
@@ -17,14 +16,11 @@ import org.springframework.asm.Opcodes;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.jackson.autoconfigure.JacksonAutoConfiguration;
 import org.springframework.boot.jdbc.autoconfigure.DataSourceAutoConfiguration;
-import org.springframework.boot.jdbc.autoconfigure.DataSourceTransactionManagerAutoConfiguration;
 import org.springframework.boot.kafka.autoconfigure.KafkaAutoConfiguration;
 import org.springframework.boot.test.context.FilteredClassLoader;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
-import org.springframework.boot.transaction.autoconfigure.TransactionAutoConfiguration;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.modulith.events.ExternalizationMode;
-import org.springframework.modulith.events.config.EventExternalizationAutoConfiguration;
 import org.springframework.transaction.support.TransactionTemplate;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -40,17 +36,7 @@ class ModulithOutboxAutoConfigurationTests {
 
 	private static final String OUTBOX_MODE = "spring.modulith.events.externalization.mode=outbox";
 
-	private final ApplicationContextRunner runner = new ApplicationContextRunner()
-		.withConfiguration(AutoConfigurations.of(DataSourceAutoConfiguration.class,
-				DataSourceTransactionManagerAutoConfiguration.class, TransactionAutoConfiguration.class,
-				JacksonAutoConfiguration.class, KafkaAutoConfiguration.class, OutboxAutoConfiguration.class,
-				StarterAutoConfigurations.KAFKA, EventExternalizationAutoConfiguration.class,
-				ModulithOutboxAutoConfiguration.class))
-		.withUserConfiguration(InvoicingApplication.class)
-		.withPropertyValues(TestDatabase.POSTGRESQL.properties())
-		// The rows stay as they are written: nothing publishes them.
-		.withPropertyValues("outbox.table-name=" + TABLE, "outbox.fast-path.enabled=false",
-				"outbox.relay.enabled=false");
+	private final ApplicationContextRunner runner = InvoicingContexts.withUnpublishedRowsIn(TABLE);
 
 	@Test
 	void takesNoEventWhenModulithIsNotInOutboxMode() {

@@ -9,7 +9,7 @@ import dev.outboxstarter.testsupport.TestDatabase;
 import org.springframework.jdbc.core.JdbcTemplate;
 
 /**
- * The services of the shop's tests, set up once for the run: PostgreSQL with the shop's table and no
+ * The services of the shop's tests, set up once for the run: PostgreSQL with the shop's tables and no
  * outbox table yet, and a real Kafka broker in a process of its own, which a test can stop and start
  * again while the application knows it.
  */
@@ -32,9 +32,12 @@ final class ShopServices {
 			JdbcTemplate jdbc = new JdbcTemplate(TestDatabase.POSTGRESQL.dataSource());
 			jdbc.execute("DROP TABLE IF EXISTS modulith_shop_order");
 			jdbc.execute("CREATE TABLE modulith_shop_order (id VARCHAR(64) PRIMARY KEY, customer VARCHAR(64) NOT NULL)");
+			jdbc.execute("DROP TABLE IF EXISTS modulith_shop_stock");
+			jdbc.execute("CREATE TABLE modulith_shop_stock (id VARCHAR(64) PRIMARY KEY, available INT NOT NULL)");
 			broker = KafkaBrokerProcess.start(Path.of("target", "modulith-shop-broker", "broker.log"));
 			broker.createTopic(ShopApplication.ORDERS_TOPIC, 3);
 			broker.createTopic(ShopApplication.SHIPMENTS_TOPIC, 3);
+			broker.createTopic(ShopApplication.STOCK_TOPIC, 3);
 		}
 		return broker;
 	}

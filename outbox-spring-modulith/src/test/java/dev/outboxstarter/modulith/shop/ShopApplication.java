@@ -13,7 +13,8 @@ import org.springframework.modulith.events.RoutingTarget;
 /**
  * A modular shop in outbox mode: its orders module externalizes {@code @Externalized} events, and its
  * shipping module an event it does not annotate, selected, mapped, routed and given headers by the
- * application's {@link EventExternalizationConfiguration}.
+ * application's {@link EventExternalizationConfiguration}; its stock module's JPA aggregates raise
+ * {@code @Externalized} domain events.
  */
 @SpringBootApplication
 public class ShopApplication {
@@ -21,6 +22,8 @@ public class ShopApplication {
 	public static final String ORDERS_TOPIC = "modulith-orders";
 
 	public static final String SHIPMENTS_TOPIC = "modulith-shipments";
+
+	public static final String STOCK_TOPIC = "modulith-stock";
 
 	@Bean
 	EventExternalizationConfiguration eventExternalizationConfiguration() {
