@@ -38,7 +38,7 @@ class ApplicationFlywayMigrationsIntegrationTests {
 				.containsExactly("1");
 			assertThat(jdbc.queryForList("SELECT version FROM outbox_event_schema_history WHERE success ORDER BY installed_rank",
 					String.class))
-				.containsExactly("0", "1", "2", "3", "4", "5");
+				.containsExactly("0", "1", "2", "3", "4", "5", "6");
 			assertThat(jdbc.queryForObject("SELECT COUNT(*) FROM outbox_event", Integer.class)).isEqualTo(1);
 		}
 		try (ConfigurableApplicationContext restarted = start()) {
