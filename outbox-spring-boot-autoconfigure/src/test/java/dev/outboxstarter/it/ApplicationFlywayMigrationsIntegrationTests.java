@@ -44,7 +44,7 @@ class ApplicationFlywayMigrationsIntegrationTests {
 		try (ConfigurableApplicationContext restarted = start()) {
 			JdbcTemplate jdbc = restarted.getBean(JdbcTemplate.class);
 			assertThat(jdbc.queryForObject("SELECT COUNT(*) FROM outbox_event_schema_history", Integer.class))
-				.isEqualTo(6);
+				.isEqualTo(7);
 			assertThat(jdbc.queryForObject("SELECT COUNT(*) FROM flyway_schema_history", Integer.class)).isEqualTo(1);
 		}
 	}
