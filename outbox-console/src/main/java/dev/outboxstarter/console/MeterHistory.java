@@ -130,7 +130,8 @@ final class MeterHistory implements SmartLifecycle {
 		catch (RuntimeException ex) {
 			if (!this.failing) {
 				logger.warn("Outbox console: could not sample the outbox's meters for its charts; samples are "
-						+ "taken again every " + this.interval + " and this is logged again once one has succeeded", ex);
+						+ "taken again every " + this.interval + " and this is logged again once one has succeeded",
+						ex);
 			}
 			this.failing = true;
 		}

@@ -19,6 +19,7 @@ import java.util.stream.Collectors;
 import java.util.stream.Stream;
 
 import dev.outboxstarter.DeadEvents;
+import dev.outboxstarter.actuate.OutboxValuesVisibility;
 import dev.outboxstarter.operations.BacklogReading;
 import dev.outboxstarter.operations.BacklogSnapshot;
 import dev.outboxstarter.operations.DeadEventCount;
@@ -38,7 +39,6 @@ import tools.jackson.databind.json.JsonMapper;
 import org.springframework.boot.actuate.endpoint.Access;
 import org.springframework.boot.actuate.endpoint.InvalidEndpointRequestException;
 import org.springframework.boot.actuate.endpoint.SecurityContext;
-import org.springframework.boot.actuate.endpoint.Show;
 import org.springframework.boot.actuate.endpoint.annotation.DeleteOperation;
 import org.springframework.boot.actuate.endpoint.annotation.ReadOperation;
 import org.springframework.boot.actuate.endpoint.annotation.Selector;
@@ -107,9 +107,7 @@ public class OutboxConsoleEndpoint {
 
 	private final Set<String> operatorRoles;
 
-	private final Show showValues;
-
-	private final Set<String> showValuesRoles;
+	private final OutboxValuesVisibility valuesVisibility;
 
 	private final int republishLimit;
 
@@ -122,8 +120,8 @@ public class OutboxConsoleEndpoint {
 	private final RecentReading<List<DeadEventCount>> deadCounts;
 
 	OutboxConsoleEndpoint(OutboxMonitoring monitoring, OutboxAdministration administration, DeadEvents deadEvents,
-			MeterHistory history, JsonMapper json, Access access, Collection<String> operatorRoles, Show showValues,
-			Collection<String> showValuesRoles, int republishLimit) {
+			MeterHistory history, JsonMapper json, Access access, Collection<String> operatorRoles,
+			OutboxValuesVisibility valuesVisibility, int republishLimit) {
 		this.monitoring = monitoring;
 		this.administration = administration;
 		this.deadEvents = deadEvents;
@@ -131,8 +129,7 @@ public class OutboxConsoleEndpoint {
 		this.json = json;
 		this.actionsExposed = access == Access.UNRESTRICTED;
 		this.operatorRoles = Set.copyOf(operatorRoles);
-		this.showValues = showValues;
-		this.showValuesRoles = Set.copyOf(showValuesRoles);
+		this.valuesVisibility = valuesVisibility;
 		this.republishLimit = republishLimit;
 		this.page = resource("console.html");
 		this.backlog = new RecentReading<>(monitoring::readBacklog, COUNTS_MAX_AGE, System::nanoTime);
@@ -391,7 +388,7 @@ public class OutboxConsoleEndpoint {
 	}
 
 	private boolean showsValues(SecurityContext securityContext) {
-		return this.showValues.isShown(securityContext, this.showValuesRoles);
+		return this.valuesVisibility.isShownTo(securityContext);
 	}
 
 	private static String user(SecurityContext securityContext) {

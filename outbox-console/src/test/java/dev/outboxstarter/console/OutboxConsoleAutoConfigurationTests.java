@@ -27,6 +27,7 @@ import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.test.context.runner.WebApplicationContextRunner;
 import org.springframework.boot.test.system.CapturedOutput;
 import org.springframework.boot.test.system.OutputCaptureExtension;
+import org.springframework.util.ClassUtils;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
@@ -47,13 +48,17 @@ import static org.mockito.Mockito.times;
 @ExtendWith(OutputCaptureExtension.class)
 class OutboxConsoleAutoConfigurationTests {
 
+	/** The starter's rule for values, which the console applies. */
+	private static final Class<?> VALUES_VISIBILITY = ClassUtils
+		.resolveClassName("dev.outboxstarter.actuate.OutboxValuesVisibilityAutoConfiguration", null);
+
 	private static final String[] OPERATORS_ACT = { "management.endpoints.web.exposure.include=outboxconsole",
 			"management.endpoint.outboxconsole.access=UNRESTRICTED",
 			"management.endpoint.outboxconsole.operator-roles=OPERATOR" };
 
 	private final WebApplicationContextRunner runner = new WebApplicationContextRunner()
 		.withConfiguration(AutoConfigurations.of(EndpointAutoConfiguration.class, WebEndpointAutoConfiguration.class,
-				OutboxConsoleAutoConfiguration.class))
+				VALUES_VISIBILITY, OutboxConsoleAutoConfiguration.class))
 		.withBean(OutboxMonitoring.class, OutboxConsoleAutoConfigurationTests::monitoring)
 		.withBean(OutboxAdministration.class, () -> mock(OutboxAdministration.class))
 		.withBean(DeadEvents.class, () -> mock(DeadEvents.class));

@@ -241,8 +241,8 @@ public final class OutboxAutoConfiguration {
 	@ConditionalOnMissingBean
 	OutboxAdministration outboxAdministration(StoredEvents storedEvents, EventSearch search, OutboxStore store,
 			DataSource dataSource, OutboxTransports transports) {
-		return new DefaultOutboxAdministration(storedEvents, search, store, OutboxTransactions.readCommitted(dataSource),
-				transports);
+		return new DefaultOutboxAdministration(storedEvents, search, store,
+				OutboxTransactions.readCommitted(dataSource), transports);
 	}
 
 	/**
