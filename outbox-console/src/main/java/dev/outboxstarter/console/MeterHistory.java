@@ -16,6 +16,8 @@ import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.TimeGauge;
 import io.micrometer.core.instrument.Timer;
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.beans.factory.ObjectProvider;
@@ -30,6 +32,8 @@ import org.springframework.scheduling.concurrent.CustomizableThreadFactory;
  */
 final class MeterHistory implements SmartLifecycle {
 
+	private static final Log logger = LogFactory.getLog(MeterHistory.class);
+
 	private final ObjectProvider<MeterRegistry> registry;
 
 	private final Duration interval;
@@ -43,6 +47,8 @@ final class MeterHistory implements SmartLifecycle {
 	private @Nullable Totals previous;
 
 	private @Nullable ScheduledExecutorService sampler;
+
+	private boolean failing;
 
 	MeterHistory(ObjectProvider<MeterRegistry> registry, Duration interval, int capacity, Clock clock) {
 		this.registry = registry;
@@ -112,12 +118,31 @@ final class MeterHistory implements SmartLifecycle {
 		return Double.isFinite(value) ? value : null;
 	}
 
+	/**
+	 * Samples on the sampler's thread, where an exception would cancel every later sample, silently:
+	 * a failure is logged, once until a sample succeeds again, and the next interval samples again.
+	 */
+	private void sampleOrWarn() {
+		try {
+			sample();
+			this.failing = false;
+		}
+		catch (RuntimeException ex) {
+			if (!this.failing) {
+				logger.warn("Outbox console: could not sample the outbox's meters for its charts; samples are "
+						+ "taken again every " + this.interval + " and this is logged again once one has succeeded",
+						ex);
+			}
+			this.failing = true;
+		}
+	}
+
 	@Override
 	public synchronized void start() {
 		ScheduledExecutorService sampler = Executors
 			.newSingleThreadScheduledExecutor(new CustomizableThreadFactory("outbox-console-"));
 		long millis = this.interval.toMillis();
-		sampler.scheduleAtFixedRate(this::sample, 0, millis, TimeUnit.MILLISECONDS);
+		sampler.scheduleAtFixedRate(this::sampleOrWarn, 0, millis, TimeUnit.MILLISECONDS);
 		this.sampler = sampler;
 	}
 

@@ -5,6 +5,7 @@ import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.security.Principal;
+import java.time.Duration;
 import java.time.Instant;
 import java.time.format.DateTimeParseException;
 import java.util.Collection;
@@ -18,7 +19,9 @@ import java.util.stream.Collectors;
 import java.util.stream.Stream;
 
 import dev.outboxstarter.DeadEvents;
+import dev.outboxstarter.actuate.OutboxValuesVisibility;
 import dev.outboxstarter.operations.BacklogReading;
+import dev.outboxstarter.operations.BacklogSnapshot;
 import dev.outboxstarter.operations.DeadEventCount;
 import dev.outboxstarter.operations.EventCount;
 import dev.outboxstarter.operations.EventQuery;
@@ -36,7 +39,6 @@ import tools.jackson.databind.json.JsonMapper;
 import org.springframework.boot.actuate.endpoint.Access;
 import org.springframework.boot.actuate.endpoint.InvalidEndpointRequestException;
 import org.springframework.boot.actuate.endpoint.SecurityContext;
-import org.springframework.boot.actuate.endpoint.Show;
 import org.springframework.boot.actuate.endpoint.annotation.DeleteOperation;
 import org.springframework.boot.actuate.endpoint.annotation.ReadOperation;
 import org.springframework.boot.actuate.endpoint.annotation.Selector;
@@ -62,7 +64,8 @@ import org.springframework.util.StreamUtils;
  * <li>{@code DELETE /actuator/outboxconsole/{id}}: discards one pending or DEAD event;</li>
  * <li>{@code POST /actuator/outboxconsole} with {@code {"action": "retry-dead", ...}} or
  * {@code {"action": "republish", "target": ..., ...}} and the criteria above: retries the DEAD events,
- * or republishes the PUBLISHED events, that match.</li>
+ * or republishes the PUBLISHED events, that match; with no criterion only when the request says
+ * {@code "all": true}.</li>
  * </ul>
  * Its default access is read-only: the actions exist only where the application grants
  * {@code management.endpoint.outboxconsole.access=unrestricted}, and then only an authenticated user in
@@ -81,6 +84,12 @@ public class OutboxConsoleEndpoint {
 
 	private static final int MAX_PAGE_SIZE = 100;
 
+	/**
+	 * How long the overview's counts, which read every row of the table kept, serve all open pages
+	 * before they are read again.
+	 */
+	private static final Duration COUNTS_MAX_AGE = Duration.ofSeconds(5);
+
 	private static final TypeReference<Map<String, String>> HEADERS = new TypeReference<>() {
 	};
 
@@ -98,17 +107,21 @@ public class OutboxConsoleEndpoint {
 
 	private final Set<String> operatorRoles;
 
-	private final Show showValues;
-
-	private final Set<String> showValuesRoles;
+	private final OutboxValuesVisibility valuesVisibility;
 
 	private final int republishLimit;
 
 	private final String page;
 
+	private final RecentReading<BacklogReading> backlog;
+
+	private final RecentReading<List<EventCount>> counts;
+
+	private final RecentReading<List<DeadEventCount>> deadCounts;
+
 	OutboxConsoleEndpoint(OutboxMonitoring monitoring, OutboxAdministration administration, DeadEvents deadEvents,
-			MeterHistory history, JsonMapper json, Access access, Collection<String> operatorRoles, Show showValues,
-			Collection<String> showValuesRoles, int republishLimit) {
+			MeterHistory history, JsonMapper json, Access access, Collection<String> operatorRoles,
+			OutboxValuesVisibility valuesVisibility, int republishLimit) {
 		this.monitoring = monitoring;
 		this.administration = administration;
 		this.deadEvents = deadEvents;
@@ -116,10 +129,12 @@ public class OutboxConsoleEndpoint {
 		this.json = json;
 		this.actionsExposed = access == Access.UNRESTRICTED;
 		this.operatorRoles = Set.copyOf(operatorRoles);
-		this.showValues = showValues;
-		this.showValuesRoles = Set.copyOf(showValuesRoles);
+		this.valuesVisibility = valuesVisibility;
 		this.republishLimit = republishLimit;
 		this.page = resource("console.html");
+		this.backlog = new RecentReading<>(monitoring::readBacklog, COUNTS_MAX_AGE, System::nanoTime);
+		this.counts = new RecentReading<>(monitoring::countByStatus, COUNTS_MAX_AGE, System::nanoTime);
+		this.deadCounts = new RecentReading<>(monitoring::countDead, COUNTS_MAX_AGE, System::nanoTime);
 	}
 
 	/**
@@ -229,24 +244,32 @@ public class OutboxConsoleEndpoint {
 	 * @param from only events written at or after this instant, ISO-8601
 	 * @param to only events written before this instant, ISO-8601
 	 * @param target where republished copies go, on their transport; their own destination when empty
+	 * @param all {@code true} to act on every DEAD or PUBLISHED event of the table when no criterion is
+	 * given, which is otherwise refused
 	 * @param securityContext who asks
-	 * @return what was done, or 403 when the user may not act
+	 * @return what was done; 403 when the user may not act, 400 when the request is refused: no
+	 * criterion without {@code all}, a criterion on a value hidden from the user, or a target the events'
+	 * transport cannot send to
 	 */
 	@WriteOperation
 	public WebEndpointResponse<ActionResult> actOnMatching(String action, @Nullable String type,
 			@Nullable String destination, @Nullable String key, @Nullable String aggregateType,
 			@Nullable String aggregateId, @Nullable String from, @Nullable String to, @Nullable String target,
-			SecurityContext securityContext) {
+			@Nullable Boolean all, SecurityContext securityContext) {
 		EventQuery query = query(null, type, destination, key, aggregateType, aggregateId, from, to);
+		boolean withValues = showsValues(securityContext);
+		String matching = describe(query, withValues);
 		return switch (action) {
-			case "retry-dead" -> act(action, "DEAD events matching " + describe(query), securityContext, () -> {
+			case "retry-dead" -> act(action, "DEAD events matching " + matching, securityContext, () -> {
+				checkCriteria(action, query, Boolean.TRUE.equals(all), withValues);
 				int retried = this.administration.retryDead(query);
 				return new ActionResult(action, retried, List.of(), null);
 			});
 			case "republish" -> {
 				String copiesTo = blankToNull(target);
-				yield act(action, "PUBLISHED events matching " + describe(query)
+				yield act(action, "PUBLISHED events matching " + matching
 						+ ((copiesTo != null) ? " to " + copiesTo : " to their destinations"), securityContext, () -> {
+							checkCriteria(action, query, Boolean.TRUE.equals(all), withValues);
 							List<UUID> copies = this.administration.republish(query, copiesTo, this.republishLimit);
 							return new ActionResult(action, copies.size(), copies,
 									(copies.size() == this.republishLimit) ? "Copied the first " + this.republishLimit
@@ -260,18 +283,45 @@ public class OutboxConsoleEndpoint {
 		};
 	}
 
+	/**
+	 * Refuses an action on matching events that would act on the whole table unasked, or whose criteria
+	 * the user could use to learn what is hidden: how many events a key or an aggregate has.
+	 */
+	private static void checkCriteria(String action, EventQuery query, boolean all, boolean withValues) {
+		if (!withValues && (query.key() != null || query.aggregateId() != null)) {
+			throw new IllegalArgumentException("The " + ((query.key() != null) ? "key" : "aggregateId")
+					+ " criterion is refused: only users who see the events' values "
+					+ "(management.endpoint.outbox.show-values) may act on events by key or aggregate id");
+		}
+		if (!all && query.equals(EventQuery.all())) {
+			throw new IllegalArgumentException("No criterion: " + action + " would act on every "
+					+ (action.equals("republish") ? "PUBLISHED" : "DEAD") + " event of the table. Give a type, "
+					+ "destination, key, aggregateType, aggregateId, from or to, or \"all\": true to mean all of them");
+		}
+	}
+
 	private Overview overview(SecurityContext securityContext) {
-		BacklogReading backlog = this.monitoring.readBacklog();
-		List<EventCount> counts = this.monitoring.countByStatus();
-		List<DeadEventCount> dead = this.monitoring.countDead();
+		BacklogReading backlog = latestBacklog();
+		List<EventCount> counts = this.counts.get();
+		List<DeadEventCount> dead = this.deadCounts.get();
 		Permission permission = permission(securityContext);
 		Principal principal = securityContext.getPrincipal();
 		return new Overview(backlog.databaseNow(), this.monitoring.relayMode(), this.monitoring.transports(),
-				backlog.pending(), backlog.dead(), backlog.oldestPendingAge().toMillis() / 1000.0, counts,
-				this.monitoring.unavailableTransports(), this.monitoring.pausedDestinations(), dead,
+				backlog.pending(), backlog.scheduled(), backlog.dead(), backlog.oldestPendingAge().toMillis() / 1000.0,
+				counts, this.monitoring.unavailableTransports(), this.monitoring.pausedDestinations(), dead,
 				new History(this.history.interval().toMillis(), this.history.samples()),
 				(principal != null) ? principal.getName() : null, permission.allowed(), permission.reason(),
 				showsValues(securityContext));
+	}
+
+	/**
+	 * The backlog as the backlog monitor read it last, which costs no query; read from the table, as
+	 * often as the counts, where no monitor runs or before its first reading.
+	 */
+	private BacklogReading latestBacklog() {
+		BacklogSnapshot snapshot = this.monitoring.latestBacklog();
+		BacklogReading reading = (snapshot != null) ? snapshot.reading() : null;
+		return (reading != null) ? reading : this.backlog.get();
 	}
 
 	private EventsPage events(EventQuery query, int page, int size, SecurityContext securityContext) {
@@ -303,7 +353,19 @@ public class OutboxConsoleEndpoint {
 			logger.warn("Outbox console: " + action + " of " + what + " refused to " + user + ": " + permission.reason());
 			return new WebEndpointResponse<>(new ActionResult(action, 0, List.of(), permission.reason()), 403);
 		}
-		ActionResult result = operation.get();
+		ActionResult result;
+		try {
+			result = operation.get();
+		}
+		catch (IllegalArgumentException ex) {
+			logger.warn("Outbox console: " + action + " of " + what + " refused to " + user + ": " + ex.getMessage());
+			return new WebEndpointResponse<>(new ActionResult(action, 0, List.of(), ex.getMessage()),
+					WebEndpointResponse.STATUS_BAD_REQUEST);
+		}
+		// What the overview counts has changed: the page that refreshes next shows it.
+		this.counts.forget();
+		this.deadCounts.forget();
+		this.backlog.forget();
 		logger.info("Outbox console: " + user + " took action " + action + " on " + what + ": " + result.events()
 				+ " event(s)" + ((result.message() != null) ? " (" + result.message() + ")" : ""));
 		return new WebEndpointResponse<>(result);
@@ -326,7 +388,7 @@ public class OutboxConsoleEndpoint {
 	}
 
 	private boolean showsValues(SecurityContext securityContext) {
-		return this.showValues.isShown(securityContext, this.showValuesRoles);
+		return this.valuesVisibility.isShownTo(securityContext);
 	}
 
 	private static String user(SecurityContext securityContext) {
@@ -374,15 +436,25 @@ public class OutboxConsoleEndpoint {
 		return (value == null || value.isBlank()) ? null : value.trim();
 	}
 
-	private static String describe(EventQuery query) {
+	/**
+	 * The criteria of a query as the log shows them: keys and aggregate ids, values that may hold personal
+	 * data, read "(hidden)" unless the user who acts sees them.
+	 */
+	private static String describe(EventQuery query, boolean withValues) {
 		String criteria = Stream
 			.of(criterion("type", query.eventType()), criterion("destination", query.destination()),
-					criterion("key", query.key()), criterion("aggregateType", query.aggregateType()),
-					criterion("aggregateId", query.aggregateId()), criterion("from", query.createdFrom()),
+					criterion("key", hiddenUnless(withValues, query.key())),
+					criterion("aggregateType", query.aggregateType()),
+					criterion("aggregateId", hiddenUnless(withValues, query.aggregateId())),
+					criterion("from", query.createdFrom()),
 					criterion("to", query.createdBefore()))
 			.filter((criterion) -> criterion != null)
 			.collect(Collectors.joining(", "));
 		return criteria.isEmpty() ? "{}" : "{" + criteria + "}";
+	}
+
+	private static @Nullable String hiddenUnless(boolean shown, @Nullable String value) {
+		return (value != null && !shown) ? "(hidden)" : value;
 	}
 
 	private static @Nullable String criterion(String name, @Nullable Object value) {
@@ -410,7 +482,8 @@ public class OutboxConsoleEndpoint {
 	 * @param time when it was read, on the database clock
 	 * @param relayMode who publishes: {@code polling} or {@code log}
 	 * @param transports the transports this instance publishes to
-	 * @param pending pending events
+	 * @param pending pending events that are due, the backlog
+	 * @param scheduled delayed events whose delivery time has not come, which are not backlog
 	 * @param dead DEAD events
 	 * @param oldestPendingAgeSeconds how long the oldest pending event has waited
 	 * @param events events by status and transport
@@ -423,7 +496,8 @@ public class OutboxConsoleEndpoint {
 	 * @param actionsRefusal why not, if not
 	 * @param valuesShown whether that user sees payloads, headers, keys, aggregate ids and errors
 	 */
-	public record Overview(Instant time, String relayMode, Set<String> transports, long pending, long dead,
+	public record Overview(Instant time, String relayMode, Set<String> transports, long pending, long scheduled,
+			long dead,
 			double oldestPendingAgeSeconds, List<EventCount> events, Set<String> unavailableTransports,
 			List<PausedDestination> pausedDestinations, List<DeadEventCount> deadByDestination, History history,
 			@Nullable String user, boolean actionsAllowed, @Nullable String actionsRefusal, boolean valuesShown) {
@@ -464,15 +538,18 @@ public class OutboxConsoleEndpoint {
 	 * @param createdAt when it was written
 	 * @param availableAt when it is due next, if pending
 	 * @param publishedAt when it was acknowledged, if it was
+	 * @param deliverAt for a delayed event, the time it is to be published at; {@code null} for one
+	 * published at once
 	 */
 	public record EventRow(UUID id, long seq, String eventType, String transport, String destination,
 			@Nullable String key, @Nullable String aggregateType, @Nullable String aggregateId, EventStatus status,
-			int attempts, Instant createdAt, Instant availableAt, @Nullable Instant publishedAt) {
+			int attempts, Instant createdAt, Instant availableAt, @Nullable Instant publishedAt,
+			@Nullable Instant deliverAt) {
 
 		static EventRow of(StoredEvent event) {
 			return new EventRow(event.id(), event.seq(), event.eventType(), event.transport(), event.destination(),
 					event.key(), event.aggregateType(), event.aggregateId(), event.status(), event.attempts(),
-					event.createdAt(), event.availableAt(), event.publishedAt());
+					event.createdAt(), event.availableAt(), event.publishedAt(), event.deliverAt());
 		}
 
 	}

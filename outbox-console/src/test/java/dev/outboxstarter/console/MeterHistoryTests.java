@@ -17,17 +17,24 @@ import io.micrometer.core.instrument.TimeGauge;
 import io.micrometer.core.instrument.Timer;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.support.StaticListableBeanFactory;
+import org.springframework.boot.test.system.CapturedOutput;
+import org.springframework.boot.test.system.OutputCaptureExtension;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+import static org.mockito.BDDMockito.given;
+import static org.mockito.Mockito.mock;
 
 /**
  * The console's history reads the outbox's meters: gauges as they are, counters and the latency timer
  * as rates and means over each interval, summed over their tags; it keeps a bounded number of samples,
- * and reads a meter the application does not have as nothing.
+ * reads a meter the application does not have as nothing, and goes on sampling after a sample fails.
  */
+@ExtendWith(OutputCaptureExtension.class)
 class MeterHistoryTests {
 
 	private final MeterRegistry meters = new SimpleMeterRegistry();
@@ -95,6 +102,27 @@ class MeterHistoryTests {
 			assertThat(sample.publishedPerSecond()).isNull();
 			assertThat(sample.latencyMillis()).isNull();
 		});
+	}
+
+	@Test
+	@SuppressWarnings("unchecked")
+	void keepsSamplingAfterASampleFailsAndWarnsOnceUntilOneSucceeds(CapturedOutput output) {
+		ObjectProvider<MeterRegistry> registry = mock(ObjectProvider.class);
+		given(registry.getIfAvailable()).willThrow(new IllegalStateException("registry closing"))
+			.willThrow(new IllegalStateException("registry closing"))
+			.willReturn(this.meters);
+		MeterHistory history = new MeterHistory(registry, Duration.ofMillis(10), 10, Clock.systemUTC());
+		history.start();
+		try {
+			await().atMost(Duration.ofSeconds(5))
+				.pollInterval(Duration.ofMillis(10))
+				.until(() -> history.samples().size() >= 2);
+		}
+		finally {
+			history.stop();
+		}
+		assertThat(output.getAll().split("could not sample the outbox's meters", -1)).hasSize(2);
+		assertThat(output.getAll()).contains("java.lang.IllegalStateException: registry closing");
 	}
 
 	private MeterHistory history(int capacity) {

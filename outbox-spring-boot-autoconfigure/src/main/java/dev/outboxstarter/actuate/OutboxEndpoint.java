@@ -2,7 +2,6 @@ package dev.outboxstarter.actuate;
 
 import java.time.Instant;
 import java.util.Arrays;
-import java.util.Collection;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -25,7 +24,6 @@ import org.jspecify.annotations.Nullable;
 import org.springframework.boot.actuate.endpoint.Access;
 import org.springframework.boot.actuate.endpoint.InvalidEndpointRequestException;
 import org.springframework.boot.actuate.endpoint.SecurityContext;
-import org.springframework.boot.actuate.endpoint.Show;
 import org.springframework.boot.actuate.endpoint.annotation.DeleteOperation;
 import org.springframework.boot.actuate.endpoint.annotation.Endpoint;
 import org.springframework.boot.actuate.endpoint.annotation.ReadOperation;
@@ -67,26 +65,21 @@ public class OutboxEndpoint {
 
 	private final DeadEvents deadEvents;
 
-	private final Show showValues;
-
-	private final Set<String> roles;
+	private final OutboxValuesVisibility valuesVisibility;
 
 	/**
 	 * Creates the endpoint.
 	 * @param monitoring what is pending or DEAD and why
 	 * @param administration discards events
 	 * @param deadEvents retries DEAD events
-	 * @param showValues when listed events include their payload and headers
-	 * @param roles the roles a user needs to see them with {@link Show#WHEN_AUTHORIZED} (none: any
-	 * authenticated user)
+	 * @param valuesVisibility which users see the listed events' values that may hold personal data
 	 */
 	OutboxEndpoint(OutboxMonitoring monitoring, OutboxAdministration administration, DeadEvents deadEvents,
-			Show showValues, Collection<String> roles) {
+			OutboxValuesVisibility valuesVisibility) {
 		this.monitoring = monitoring;
 		this.administration = administration;
 		this.deadEvents = deadEvents;
-		this.showValues = showValues;
-		this.roles = Set.copyOf(roles);
+		this.valuesVisibility = valuesVisibility;
 	}
 
 	/**
@@ -128,7 +121,7 @@ public class OutboxEndpoint {
 			throw new InvalidEndpointRequestException(
 					"size must be between 1 and " + MAX_PAGE_SIZE + ", not " + pageSize, "Bad size");
 		}
-		boolean showValues = this.showValues.isShown(securityContext, this.roles);
+		boolean showValues = this.valuesVisibility.isShownTo(securityContext);
 		List<StoredEvent> events = this.monitoring.list(eventStatus, pageNumber * pageSize, pageSize, showValues);
 		return new EventsPage(eventStatus, pageNumber, pageSize, events);
 	}

@@ -11,7 +11,6 @@ import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
-import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.annotation.Bean;
 
 /**
@@ -20,19 +19,18 @@ import org.springframework.context.annotation.Bean;
  * {@code management.endpoint.outbox.access} (or {@code management.endpoints.access.default}) says
  * otherwise.
  */
-@AutoConfiguration(after = OutboxAutoConfiguration.class)
+@AutoConfiguration(after = { OutboxAutoConfiguration.class, OutboxValuesVisibilityAutoConfiguration.class })
 @ConditionalOnClass({ Endpoint.class, ConditionalOnAvailableEndpoint.class })
-@ConditionalOnBean({ OutboxMonitoring.class, OutboxAdministration.class, DeadEvents.class })
+@ConditionalOnBean({ OutboxMonitoring.class, OutboxAdministration.class, DeadEvents.class,
+		OutboxValuesVisibility.class })
 @ConditionalOnAvailableEndpoint(OutboxEndpoint.class)
-@EnableConfigurationProperties(OutboxEndpointProperties.class)
 final class OutboxEndpointAutoConfiguration {
 
 	@Bean
 	@ConditionalOnMissingBean
 	OutboxEndpoint outboxEndpoint(OutboxMonitoring monitoring, OutboxAdministration administration,
-			DeadEvents deadEvents, OutboxEndpointProperties properties) {
-		return new OutboxEndpoint(monitoring, administration, deadEvents, properties.getShowValues(),
-				properties.getRoles());
+			DeadEvents deadEvents, OutboxValuesVisibility valuesVisibility) {
+		return new OutboxEndpoint(monitoring, administration, deadEvents, valuesVisibility);
 	}
 
 }

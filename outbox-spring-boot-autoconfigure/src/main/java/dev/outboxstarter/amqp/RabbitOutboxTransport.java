@@ -113,6 +113,20 @@ class RabbitOutboxTransport implements OutboxTransport, DisposableBean {
 	}
 
 	/**
+	 * Takes a destination of the shape routes have, {@code <exchange>/<routing key>}: a name without
+	 * {@code '/'}, most often a queue's or a Kafka topic's, would be taken for an exchange, and every
+	 * message to it would come back unroutable.
+	 */
+	@Override
+	public void checkDestination(String destination) {
+		if (destination.indexOf('/') < 0) {
+			throw new IllegalArgumentException("RabbitMQ destination '" + destination + "' is not of the shape "
+					+ "<exchange>/<routing key>: write '" + destination + "/<routing key>' for an exchange, '/"
+					+ destination + "' for the queue of that name on the default exchange");
+		}
+	}
+
+	/**
 	 * Publishes a message without waiting for the broker.
 	 * @param message the message
 	 * @return completes with the broker's confirm; fails with a {@link RabbitPublishException} when the

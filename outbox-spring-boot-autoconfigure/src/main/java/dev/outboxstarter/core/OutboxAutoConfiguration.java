@@ -39,6 +39,7 @@ import dev.outboxstarter.internal.routing.RouteFormats;
 import dev.outboxstarter.internal.routing.RoutePropertyNames;
 import dev.outboxstarter.internal.schema.OutboxSchemaInitializer;
 import dev.outboxstarter.internal.store.ClaimIdleLimit;
+import dev.outboxstarter.internal.store.EventSearch;
 import dev.outboxstarter.internal.store.OutboxStatements;
 import dev.outboxstarter.internal.store.OutboxStatements.KeyOrdering;
 import dev.outboxstarter.internal.store.OutboxStatements.PublishedRows;
@@ -46,7 +47,6 @@ import dev.outboxstarter.internal.store.OutboxStore;
 import dev.outboxstarter.internal.store.OutboxStore.Relaying;
 import dev.outboxstarter.internal.store.RelayHandOff;
 import dev.outboxstarter.internal.store.StoredDeadEvents;
-import dev.outboxstarter.internal.store.EventSearch;
 import dev.outboxstarter.internal.store.StoredEvents;
 import dev.outboxstarter.operations.OutboxAdministration;
 import dev.outboxstarter.operations.OutboxMonitoring;
@@ -229,8 +229,8 @@ public final class OutboxAutoConfiguration {
 	OutboxMonitoring outboxMonitoring(OutboxProperties properties, StoredEvents storedEvents, EventSearch search,
 			OutboxTransports transports, Outages outages, ObjectProvider<OutboxRelay> relay, ObjectProvider<FastPathDispatcher> fastPath,
 			ObjectProvider<BacklogMonitor> backlog) {
-		return new DefaultOutboxMonitoring(properties.getRelay().getMode().value(), storedEvents, search, transports, outages,
-				relay, fastPath, backlog);
+		return new DefaultOutboxMonitoring(properties.getRelay().getMode().value(), storedEvents, search, transports,
+				outages, relay, fastPath, backlog);
 	}
 
 	/**
@@ -240,8 +240,9 @@ public final class OutboxAutoConfiguration {
 	@Bean
 	@ConditionalOnMissingBean
 	OutboxAdministration outboxAdministration(StoredEvents storedEvents, EventSearch search, OutboxStore store,
-			DataSource dataSource) {
-		return new DefaultOutboxAdministration(storedEvents, search, store, OutboxTransactions.readCommitted(dataSource));
+			DataSource dataSource, OutboxTransports transports) {
+		return new DefaultOutboxAdministration(storedEvents, search, store,
+				OutboxTransactions.readCommitted(dataSource), transports);
 	}
 
 	/**

@@ -41,6 +41,9 @@ public interface OutboxAdministration {
 	 * originals' destinations
 	 * @param limit most rows to copy, the oldest first
 	 * @return the ids of the copies, in the originals' order
+	 * @throws IllegalArgumentException when the limit is not positive, the destination is blank, or the
+	 * transport of a row found refuses the destination (a RabbitMQ destination must be
+	 * {@code <exchange>/<routing key>}); nothing is copied then
 	 */
 	List<UUID> republish(EventQuery query, @Nullable String destination, int limit);
 

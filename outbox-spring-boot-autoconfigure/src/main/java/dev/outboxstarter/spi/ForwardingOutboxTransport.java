@@ -56,4 +56,9 @@ public abstract class ForwardingOutboxTransport implements OutboxTransport {
 		return this.transport.isPermanent(failure);
 	}
 
+	@Override
+	public void checkDestination(String destination) {
+		this.transport.checkDestination(destination);
+	}
+
 }

@@ -81,4 +81,15 @@ public interface OutboxTransport {
 		return false;
 	}
 
+	/**
+	 * Checks a destination that an operator gives rather than a route, such as the target of a
+	 * republish, before any event is written for it: one this transport could never send to would make
+	 * every event for it {@code DEAD}.
+	 * @param destination the destination
+	 * @throws IllegalArgumentException naming what is wrong with it and how to write it; by default
+	 * every destination is taken
+	 */
+	default void checkDestination(String destination) {
+	}
+
 }

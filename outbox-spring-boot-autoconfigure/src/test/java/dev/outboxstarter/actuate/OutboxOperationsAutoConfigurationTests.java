@@ -38,7 +38,8 @@ class OutboxOperationsAutoConfigurationTests {
 				MetricsAutoConfiguration.class, SimpleMetricsExportAutoConfiguration.class,
 				CompositeMeterRegistryAutoConfiguration.class, HealthContributorAutoConfiguration.class,
 				EndpointAutoConfiguration.class, OutboxAutoConfiguration.class, StarterAutoConfigurations.METRICS,
-				OutboxHealthContributorAutoConfiguration.class, OutboxEndpointAutoConfiguration.class))
+				OutboxHealthContributorAutoConfiguration.class, OutboxValuesVisibilityAutoConfiguration.class,
+				OutboxEndpointAutoConfiguration.class))
 		.withPropertyValues("spring.datasource.url=jdbc:h2:mem:" + UUID.randomUUID() + ";DB_CLOSE_DELAY=-1");
 
 	@Test
@@ -56,7 +57,8 @@ class OutboxOperationsAutoConfigurationTests {
 			assertThat(registry.find("outbox.relay.last.run.age").timeGauge()).isNotNull();
 		});
 		this.runner.withPropertyValues("management.endpoints.web.exposure.include=outbox")
-			.run((context) -> assertThat(context).hasSingleBean(OutboxEndpoint.class));
+			.run((context) -> assertThat(context).hasSingleBean(OutboxEndpoint.class)
+				.hasSingleBean(OutboxValuesVisibility.class));
 		this.runner
 			.withPropertyValues("management.endpoints.web.exposure.include=outbox",
 					"management.endpoint.outbox.access=NONE")

@@ -23,6 +23,7 @@ import org.springframework.amqp.rabbit.connection.CachingConnectionFactory.Confi
 import org.springframework.amqp.rabbit.core.RabbitTemplate;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 import static org.awaitility.Awaitility.await;
 
@@ -31,6 +32,20 @@ import static org.awaitility.Awaitility.await;
  * and which as the message's own.
  */
 class RabbitOutboxTransportTests {
+
+	@Test
+	void destinationAnOperatorGivesMustNameAnExchangeAndARoutingKey() {
+		CachingConnectionFactory connections = connections(RabbitTestBroker.PORT);
+		RabbitOutboxTransport transport = new RabbitOutboxTransport(new RabbitTemplate(connections));
+
+		assertThatIllegalArgumentException().isThrownBy(() -> transport.checkDestination("orders-replay"))
+			.withMessage("RabbitMQ destination 'orders-replay' is not of the shape <exchange>/<routing key>: write "
+					+ "'orders-replay/<routing key>' for an exchange, '/orders-replay' for the queue of that name on "
+					+ "the default exchange");
+		transport.checkDestination("orders/order.replayed");
+		transport.checkDestination("/orders-replay");
+		connections.destroy();
+	}
 
 	@Test
 	void brokerThatCannotBeReachedIsUnavailable() throws Exception {

@@ -133,8 +133,13 @@ public enum DatabaseVendor {
 		return (this == MYSQL) ? id.toString() : id;
 	}
 
+	/**
+	 * An instant as this vendor's timestamp columns take it as a statement parameter: MariaDB's and
+	 * MySQL's {@code DATETIME(6)} hold UTC without a zone, the others store the zone.
+	 * @param instant the instant
+	 * @return the parameter value
+	 */
 	public Object instantParameter(Instant instant) {
-		// DATETIME(6) holds UTC without a zone; the others store the zone.
 		return (this == MYSQL) ? LocalDateTime.ofInstant(instant, ZoneOffset.UTC) : instant.atOffset(ZoneOffset.UTC);
 	}
 

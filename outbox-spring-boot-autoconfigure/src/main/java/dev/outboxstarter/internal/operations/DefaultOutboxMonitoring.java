@@ -51,9 +51,20 @@ public final class DefaultOutboxMonitoring implements OutboxMonitoring {
 
 	private final Supplier<Optional<BacklogMonitor>> backlog;
 
-	public DefaultOutboxMonitoring(String relayMode, StoredEvents storedEvents, EventSearch search, OutboxTransports transports,
-			Outages outages, ObjectProvider<OutboxRelay> relay, ObjectProvider<FastPathDispatcher> fastPath,
-			ObjectProvider<BacklogMonitor> backlog) {
+	/**
+	 * Creates the view of the engine's parts.
+	 * @param relayMode who publishes: {@code polling} or {@code log}
+	 * @param storedEvents the table's rows
+	 * @param search finds the table's rows by query
+	 * @param transports the transports
+	 * @param outages what this instance found unavailable
+	 * @param relay the polling relay, if this instance runs it
+	 * @param fastPath the fast path, if this instance runs it
+	 * @param backlog the backlog monitor, if one runs
+	 */
+	public DefaultOutboxMonitoring(String relayMode, StoredEvents storedEvents, EventSearch search,
+			OutboxTransports transports, Outages outages, ObjectProvider<OutboxRelay> relay,
+			ObjectProvider<FastPathDispatcher> fastPath, ObjectProvider<BacklogMonitor> backlog) {
 		this.relayMode = relayMode;
 		this.storedEvents = storedEvents;
 		this.search = search;

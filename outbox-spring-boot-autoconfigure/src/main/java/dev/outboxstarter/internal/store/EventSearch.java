@@ -25,7 +25,6 @@ import tools.jackson.databind.json.JsonMapper;
 
 import org.springframework.jdbc.core.namedparam.MapSqlParameterSource;
 import org.springframework.jdbc.core.namedparam.NamedParameterJdbcTemplate;
-import org.springframework.util.Assert;
 
 /**
  * The outbox table's rows as an operator looks for them, by any of the criteria of an
@@ -164,9 +163,7 @@ public class EventSearch {
 	}
 
 	private static String statement(Properties sql, String name, String table) {
-		String statement = sql.getProperty(name);
-		Assert.state(statement != null, () -> "No statement '" + name + "' for the outbox");
-		return statement.replace("{details}", sql.getProperty("details")).replace("{table}", table);
+		return OutboxStatements.expand(sql, name, table, Map.of());
 	}
 
 	/**

@@ -83,7 +83,16 @@ public record OutboxStatements(String insert, String limitClaimIdle, String rese
 				sql.containsKey("delete-written") ? expand(sql, "delete-written", table, clauses) : "");
 	}
 
-	private static String expand(Properties sql, String name, String table, Map<String, String> clauses) {
+	/**
+	 * One of a vendor's statements for a table, its placeholders replaced.
+	 * @param sql the vendor's statements
+	 * @param name the statement's name
+	 * @param table the outbox table name
+	 * @param clauses the statement's own clauses by placeholder, besides {@code {columns}},
+	 * {@code {details}} and {@code {table}}
+	 * @return the statement
+	 */
+	static String expand(Properties sql, String name, String table, Map<String, String> clauses) {
 		String statement = sql.getProperty(name);
 		Assert.state(statement != null, () -> "No statement '" + name + "' for the outbox");
 		statement = statement.replace("{columns}", sql.getProperty("columns"))

@@ -5,8 +5,10 @@ import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
 
 import dev.outboxstarter.OutboxHeaders;
+import dev.outboxstarter.internal.routing.OutboxTransports;
 import dev.outboxstarter.internal.store.EventSearch;
 import dev.outboxstarter.internal.store.FailedAttempt;
 import dev.outboxstarter.internal.store.OutboxStore;
@@ -15,6 +17,8 @@ import dev.outboxstarter.operations.EventQuery;
 import dev.outboxstarter.operations.EventStatus;
 import dev.outboxstarter.operations.StoredEvent;
 import dev.outboxstarter.spi.CapturedEvent;
+import dev.outboxstarter.spi.OutboxMessage;
+import dev.outboxstarter.spi.OutboxTransport;
 import dev.outboxstarter.testsupport.OutboxTestTable;
 import dev.outboxstarter.testsupport.TestDatabase;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -22,16 +26,21 @@ import org.junit.jupiter.params.provider.EnumSource;
 import tools.jackson.databind.json.JsonMapper;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
 
 /**
  * The console's statements on real PostgreSQL, MariaDB and H2: finding rows by each criterion of a
  * query, newest first and a page at a time, hiding values unless asked; counting DEAD rows by type and
  * destination; retrying the DEAD rows a query matches and no others; and republishing PUBLISHED rows as
- * new pending rows, in order, to their destination or another.
+ * new pending rows, in order, to their destination or another, once the limit and the destination are
+ * known to be good.
  */
 class EventSearchAndRepublishTests {
 
 	private static final String TABLE = "outbox_search_it";
+
+	/** A transport that takes no destination an operator gives. */
+	private static final String REFUSING = "refusing";
 
 	@ParameterizedTest
 	@EnumSource(TestDatabase.class)
@@ -173,6 +182,31 @@ class EventSearchAndRepublishTests {
 		assertThat(fixture.administration.republish(query(null, "OrderCancelled", null, null), null, 10)).isEmpty();
 	}
 
+	@ParameterizedTest
+	@EnumSource(TestDatabase.class)
+	void republishRefusesANonPositiveLimitABlankDestinationAndOneTheTransportRefusesCopyingNothing(
+			TestDatabase database) {
+		Fixture fixture = new Fixture(database);
+		CapturedEvent published = event("orders", "k1", "OrderPlaced", "{}");
+		CapturedEvent refusing = new CapturedEvent(UUID.randomUUID(), "Order", "k2", "OrderPlaced", REFUSING, "orders",
+				"k2", "{}", Map.of());
+		fixture.store.insert(List.of(published, refusing), Duration.ZERO);
+		fixture.store.markPublished(List.of(published.id(), refusing.id()));
+		EventQuery placed = query(null, "OrderPlaced", null, null);
+
+		assertThatIllegalArgumentException().isThrownBy(() -> fixture.administration.republish(placed, null, 0))
+			.withMessage("The limit of a republish must be at least 1, not 0");
+		assertThatIllegalArgumentException().isThrownBy(() -> fixture.administration.republish(placed, " ", 10))
+			.withMessageStartingWith("The destination of a republish is blank");
+		assertThatIllegalArgumentException()
+			.isThrownBy(() -> fixture.administration.republish(placed, "orders-replay", 10))
+			.withMessage("'orders-replay' is not a destination of " + REFUSING);
+		assertThat(fixture.search.find(EventQuery.all().withStatus(EventStatus.PENDING), 0, 10, false))
+			.as("no copy of the rows before the refused one either")
+			.isEmpty();
+		assertThat(fixture.administration.republish(query(null, null, null, "k1"), "orders-replay", 10)).hasSize(1);
+	}
+
 	private static FailedAttempt dead(CapturedEvent event) {
 		return new FailedAttempt(event.id(), true, Duration.ZERO, "broker said no");
 	}
@@ -184,6 +218,29 @@ class EventSearchAndRepublishTests {
 	private static CapturedEvent event(String destination, String key, String eventType, String payload) {
 		return new CapturedEvent(UUID.randomUUID(), "Order", key, eventType, "kafka", destination, key, payload,
 				Map.of());
+	}
+
+	private static OutboxTransport transport(String name) {
+		return new OutboxTransport() {
+
+			@Override
+			public String name() {
+				return name;
+			}
+
+			@Override
+			public CompletableFuture<?> send(OutboxMessage message) {
+				throw new UnsupportedOperationException("Nothing is sent here");
+			}
+
+			@Override
+			public void checkDestination(String destination) {
+				if (name.equals(REFUSING)) {
+					throw new IllegalArgumentException("'" + destination + "' is not a destination of " + name);
+				}
+			}
+
+		};
 	}
 
 	private static List<UUID> ids(List<StoredEvent> events) {
@@ -205,7 +262,8 @@ class EventSearchAndRepublishTests {
 			this.store = this.outbox.store();
 			this.search = new EventSearch(this.outbox.dataSource(), this.outbox.vendor(), TABLE, new JsonMapper());
 			this.administration = new DefaultOutboxAdministration(this.outbox.storedEvents(), this.search, this.store,
-					this.outbox.transactions());
+					this.outbox.transactions(), new OutboxTransports(List.of(transport("kafka"), transport(REFUSING)),
+							List.of()));
 		}
 
 	}
