@@ -69,8 +69,9 @@ public @interface OutboxEvent {
 	String format() default "";
 
 	/**
-	 * How long after its transaction commits the event may be published at the earliest, as an ISO-8601
-	 * duration ({@code PT15M}) or in Spring Boot's simple form ({@code 15m}); empty for at once.
+	 * How long after it is raised (published to the outbox in its transaction, not when that transaction
+	 * commits) the event may be published at the earliest, as an ISO-8601 duration ({@code PT15M}) or in
+	 * Spring Boot's simple form ({@code 15m}); empty for at once.
 	 * {@code ${...}} placeholders are resolved once. A delayed event is left to the relay, which
 	 * publishes it within about one poll interval of its time. By default it leaves its key's order: the
 	 * later events of its key do not wait for it (see {@link #delayHoldsKey()}).

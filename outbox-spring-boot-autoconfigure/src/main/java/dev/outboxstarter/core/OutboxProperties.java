@@ -689,9 +689,9 @@ public class OutboxProperties {
 		private final @Nullable String format;
 
 		/**
-		 * How long after the commit the events are published at the earliest (delayed delivery); defaults
-		 * to the annotation's, else at once. The relay publishes them within about one poll interval of
-		 * their time.
+		 * How long after they are raised (not after their transaction commits) the events are published at
+		 * the earliest (delayed delivery); defaults to the annotation's, else at once. The relay publishes
+		 * them within about one poll interval of their time.
 		 */
 		private final @Nullable Duration delay;
 

@@ -174,7 +174,8 @@ class OutboxMetrics implements CommittedEventsListener, OutboxDeliveryListener {
 					.tags(TRANSPORT, transport, PATH, pathTag)
 					.register(registry));
 				this.latency.put(path, Timer.builder("outbox.publish.latency")
-					.description("Time from an event's commit to its broker's acknowledgement")
+					.description("Time from an event's commit, or a delayed event's delivery time, to its broker's "
+						+ "acknowledgement")
 					.tags(TRANSPORT, transport, PATH, pathTag)
 					.publishPercentileHistogram()
 					.minimumExpectedValue(Duration.ofMillis(1))

@@ -1,5 +1,7 @@
 package dev.outboxstarter.core;
 
+import java.time.Duration;
+import java.time.Instant;
 import java.util.UUID;
 
 import dev.outboxstarter.Outbox;
@@ -125,6 +127,57 @@ class LogRelayModeAutoConfigurationTests {
 	}
 
 	@Test
+	void logModeRefusesAnEventAskedToBePublishedLaterWhenItIsRaised() {
+		this.runner.withPropertyValues("outbox.relay.mode=log").run((context) -> {
+			Outbox outbox = context.getBean(Outbox.class);
+			new TransactionTemplate(context.getBean(PlatformTransactionManager.class)).executeWithoutResult((status) -> {
+				outbox.publish(new LogModePing("at once"));
+				assertThatThrownBy(() -> outbox.publish(new LogModePing("later"), Instant.now().plus(Duration.ofHours(1))))
+					.isInstanceOf(OutboxCaptureException.class)
+					.hasMessageContaining("Event 'LogModePing' to log-mode-pings is delayed")
+					.hasMessageContaining("outbox.relay.mode=polling");
+				status.setRollbackOnly();
+			});
+		});
+	}
+
+	@Test
+	void logModeRefusesAnEventDelayedByItsAnnotationWhenItIsRaised() {
+		this.runner.withPropertyValues("outbox.relay.mode=log").run((context) -> {
+			Outbox outbox = context.getBean(Outbox.class);
+			new TransactionTemplate(context.getBean(PlatformTransactionManager.class)).executeWithoutResult((status) -> {
+				assertThatThrownBy(() -> outbox.publish(new DelayedLogModePing("later")))
+					.isInstanceOf(OutboxCaptureException.class)
+					.hasMessageContaining("Event 'DelayedLogModePing' to log-mode-pings is delayed")
+					.hasMessageContaining("outbox.relay.mode=polling");
+				status.setRollbackOnly();
+			});
+		});
+	}
+
+	@Test
+	void logModePublishesAtOnceAnEventAskedToBePublishedAtATimeThatHasPassed() {
+		this.runner.withPropertyValues("outbox.relay.mode=log").run((context) -> {
+			Outbox outbox = context.getBean(Outbox.class);
+			new TransactionTemplate(context.getBean(PlatformTransactionManager.class)).executeWithoutResult(
+					(status) -> outbox.publish(new LogModePing("past"), Instant.now().minus(Duration.ofHours(1))));
+		});
+	}
+
+	@Test
+	void logModeRefusesAConfiguredRouteDelayAtStartUpNamingTheProperty() {
+		String property = "outbox.routes[" + LogModePing.class.getName() + "]";
+		this.runner.withPropertyValues("outbox.relay.mode=log", property + ".delay=5m")
+			.run((context) -> assertThat(context).hasFailed()
+				.getFailure()
+				.rootCause()
+				.hasMessageContaining(property + ".delay is set")
+				.hasMessageContaining("outbox.relay.mode=log publishes every event as it is written")
+				.hasMessageContaining("Set outbox.relay.mode=polling for delayed delivery, or remove " + property
+						+ ".delay"));
+	}
+
+	@Test
 	void logModeOnH2IsRefusedAtStartUpNamingTheProperty() {
 		new ApplicationContextRunner()
 			.withConfiguration(AutoConfigurations.of(DataSourceAutoConfiguration.class, JacksonAutoConfiguration.class,
@@ -141,6 +194,10 @@ class LogRelayModeAutoConfigurationTests {
 
 	@OutboxEvent(destination = "log-mode-pings")
 	record LogModePing(String value) {
+	}
+
+	@OutboxEvent(destination = "log-mode-pings", delay = "1h")
+	record DelayedLogModePing(String value) {
 	}
 
 	@OutboxEvent(destination = "pings", transport = "local")

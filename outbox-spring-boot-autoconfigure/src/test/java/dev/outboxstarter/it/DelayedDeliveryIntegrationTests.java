@@ -5,9 +5,15 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
+import java.util.Locale;
+import java.util.Map;
 import java.util.Properties;
 import java.util.UUID;
-import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.IntStream;
@@ -27,6 +33,8 @@ import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.common.header.Header;
 import org.apache.kafka.common.serialization.StringDeserializer;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 import tools.jackson.databind.json.JsonMapper;
@@ -34,6 +42,7 @@ import tools.jackson.databind.json.JsonMapper;
 import org.springframework.boot.WebApplicationType;
 import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.context.ConfigurableApplicationContext;
+import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.transaction.support.TransactionTemplate;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -50,6 +59,9 @@ class DelayedDeliveryIntegrationTests {
 
 	private static final String TABLE = "outbox_it_delayed";
 
+	/** The table of the instances that tests share. */
+	private static final String SHARED_TABLE = "outbox_it_delayed_shared";
+
 	private static final int EVENTS = 10_000;
 
 	private static final int KEYS = 100;
@@ -57,37 +69,92 @@ class DelayedDeliveryIntegrationTests {
 	/** The delays of the load test are spread over this long. */
 	private static final Duration SPREAD = Duration.ofMinutes(1);
 
-	/** The delay of the events delayed by their annotation (see the event types below). */
+	/** The delay of the events delayed by their annotation for a few seconds (see the event types below). */
 	private static final Duration ANNOTATED_DELAY = Duration.ofSeconds(3);
+
+	/** One instance per database for the tests that need no more, each test with keys of its own. */
+	private static final Map<TestDatabase, SharedInstance> SHARED = new ConcurrentHashMap<>();
 
 	private final JsonMapper json = new JsonMapper();
 
-	@ParameterizedTest
-	@EnumSource(names = { "POSTGRESQL", "MARIADB" })
-	void delayedEventsOfTwoInstancesArePublishedOnceEachAndNoneBeforeItsTime(TestDatabase database) {
-		String topic = topic("load", 3);
+	@AfterAll
+	static void stopTheSharedInstances() {
+		SHARED.forEach((database, instance) -> {
+			instance.context().close();
+			database.dropTable(SHARED_TABLE);
+		});
+		SHARED.clear();
+	}
+
+	/**
+	 * The load runs on PostgreSQL and MariaDB overlap: each spends most of its time waiting for its minute
+	 * of delays to pass, which the other's can share.
+	 */
+	@Test
+	void delayedEventsOfTwoInstancesArePublishedOnceEachAndNoneBeforeItsTime() throws Exception {
+		ExecutorService runs = Executors.newFixedThreadPool(2);
+		try {
+			Future<?> postgresql = runs.submit(() -> loadRun(TestDatabase.POSTGRESQL));
+			Future<?> mariadb = runs.submit(() -> loadRun(TestDatabase.MARIADB));
+			List<Throwable> failures = new ArrayList<>();
+			for (Future<?> run : List.of(postgresql, mariadb)) {
+				try {
+					run.get();
+				}
+				catch (ExecutionException ex) {
+					failures.add(ex.getCause());
+				}
+			}
+			if (!failures.isEmpty()) {
+				AssertionError failed = new AssertionError("The load run failed on " + failures.size() + " database(s)",
+						failures.get(0));
+				failures.stream().skip(1).forEach(failed::addSuppressed);
+				throw failed;
+			}
+		}
+		finally {
+			runs.shutdownNow();
+		}
+	}
+
+	private void loadRun(TestDatabase database) {
+		String topic = topic("load-" + database.name().toLowerCase(Locale.ROOT), 3);
 		database.dropTable(TABLE);
 		ConfigurableApplicationContext first = start(database, topic);
 		ConfigurableApplicationContext second = start(database, topic);
+		ExecutorService writers = Executors.newFixedThreadPool(2);
 		try (TimedRecords records = new TimedRecords(topic)) {
 			// Both instances write half the events, in transactions of 100, each due at a random time in the
-			// minute after it is written; both relays publish them.
+			// minute after it is raised; both relays publish them.
 			Instant writing = Instant.now();
-			CompletableFuture.allOf(CompletableFuture.runAsync(() -> write(first, 0, EVENTS / 2)),
-					CompletableFuture.runAsync(() -> write(second, EVENTS / 2, EVENTS))).join();
+			Future<?> firstHalf = writers.submit(() -> write(first, 0, EVENTS / 2));
+			Future<?> secondHalf = writers.submit(() -> write(second, EVENTS / 2, EVENTS));
+			firstHalf.get();
+			secondHalf.get();
 			Duration written = Duration.between(writing, Instant.now());
 
-			List<TimedRecord> received = await().atMost(SPREAD.plus(written).plusSeconds(60))
+			List<TimedRecord> received = await().atMost(SPREAD.plus(written).plusSeconds(120))
 				.pollInterval(Duration.ofMillis(200))
 				.until(records::poll, (all) -> all.size() >= EVENTS);
 
-			assertThat(received).extracting(TimedRecord::messageId).doesNotHaveDuplicates().hasSize(EVENTS);
+			assertThat(received).as("on %s", database)
+				.extracting(TimedRecord::messageId)
+				.doesNotHaveDuplicates()
+				.hasSize(EVENTS);
 			List<TimedRecord> early = received.stream().filter((record) -> record.lateness().isNegative()).toList();
-			assertThat(early).as("published before their time").isEmpty();
+			assertThat(early).as("published before their time on %s", database).isEmpty();
 			report(database, received, written);
 			assertThat(first.getBean(OutboxMonitoring.class).readBacklog().scheduled()).isZero();
 		}
+		catch (InterruptedException ex) {
+			Thread.currentThread().interrupt();
+			throw new IllegalStateException(ex);
+		}
+		catch (ExecutionException ex) {
+			throw new IllegalStateException("Writing the events failed on " + database, ex.getCause());
+		}
 		finally {
+			writers.shutdownNow();
 			second.close();
 			first.close();
 		}
@@ -96,23 +163,33 @@ class DelayedDeliveryIntegrationTests {
 	@ParameterizedTest
 	@EnumSource(names = { "POSTGRESQL", "MARIADB" })
 	void aDelayedEventIsPublishedByAnotherInstanceAfterTheOneThatWroteItStopped(TestDatabase database) {
-		String topic = topic("restart", 1);
-		database.dropTable(TABLE);
-		Instant deliverAt;
-		try (ConfigurableApplicationContext writer = start(database, topic)) {
-			deliverAt = Instant.now().plusSeconds(3);
+		SharedInstance other = sharedInstance(database);
+		Instant deliverAt = Instant.now().plus(Duration.ofHours(1));
+		try (ConfigurableApplicationContext writer = start(database, SHARED_TABLE, other.topic())) {
 			Reminder reminder = new Reminder("order-1", "pay", deliverAt.toEpochMilli());
 			writer.getBean(TransactionTemplate.class)
 				.executeWithoutResult((status) -> writer.getBean(Outbox.class).publish(reminder, deliverAt));
 		}
-		assertThat(Instant.now()).as("the writer stopped before the event was due").isBefore(deliverAt);
-		try (ConfigurableApplicationContext other = start(database, topic); TimedRecords records = new TimedRecords(topic)) {
+		// Its time comes once the writer has stopped: two hours earlier, it was due an hour ago.
+		String twoHours = (database == TestDatabase.POSTGRESQL) ? "INTERVAL '2 hours'" : "INTERVAL 2 HOUR";
+		new JdbcTemplate(database.dataSource()).update("UPDATE " + SHARED_TABLE + " SET deliver_at = deliver_at - "
+				+ twoHours + ", available_at = available_at - " + twoHours + " WHERE message_key = 'order-1'");
+		Instant due = deliverAt.minus(Duration.ofHours(2));
+
+		try (TimedRecords records = new TimedRecords(other.topic())) {
+			OutboxMonitoring monitoring = other.context().getBean(OutboxMonitoring.class);
+			await().atMost(Duration.ofSeconds(30))
+				.pollInterval(Duration.ofMillis(50))
+				.until(() -> monitoring.list(EventStatus.PUBLISHED, 0, 100, true)
+					.stream()
+					.anyMatch((event) -> "order-1".equals(event.key())));
 			List<TimedRecord> received = await().atMost(Duration.ofSeconds(30))
 				.pollInterval(Duration.ofMillis(50))
-				.until(records::poll, (all) -> !all.isEmpty());
+				.until(() -> records.poll("order-1"), (all) -> !all.isEmpty());
+			assertThat(records.poll("order-1")).as("published once").isEqualTo(received);
 			assertThat(received).singleElement().satisfies((record) -> {
-				assertThat(record.timestamp()).isAfterOrEqualTo(deliverAt);
-				assertThat(record.value()).contains("order-1");
+				assertThat(record.timestamp()).isAfterOrEqualTo(due);
+				assertThat(record.value()).contains("pay");
 			});
 		}
 	}
@@ -120,16 +197,15 @@ class DelayedDeliveryIntegrationTests {
 	@ParameterizedTest
 	@EnumSource(names = { "POSTGRESQL", "MARIADB" })
 	void aDelayedEventDoesNotHoldBackTheLaterEventsOfItsKey(TestDatabase database) {
-		String topic = topic("leaves-order", 1);
-		database.dropTable(TABLE);
-		try (ConfigurableApplicationContext context = start(database, topic); TimedRecords records = new TimedRecords(topic)) {
+		SharedInstance instance = sharedInstance(database);
+		try (TimedRecords records = new TimedRecords(instance.topic())) {
 			Instant delayedAt = Instant.now();
-			commit(context, new DelayedReminder("order-2", "delayed"));
-			commit(context, new Undelayed("order-2", "later"));
+			commit(instance.context(), new DelayedReminder("order-2", "delayed"));
+			commit(instance.context(), new Undelayed("order-2", "later"));
 
 			List<TimedRecord> received = await().atMost(Duration.ofSeconds(30))
 				.pollInterval(Duration.ofMillis(50))
-				.until(records::poll, (all) -> all.size() >= 2);
+				.until(() -> records.poll("order-2"), (all) -> all.size() >= 2);
 
 			assertThat(received).extracting(TimedRecord::name).containsExactly("later", "delayed");
 			assertThat(received.get(1).timestamp()).isAfterOrEqualTo(delayedAt.plus(ANNOTATED_DELAY));
@@ -139,44 +215,62 @@ class DelayedDeliveryIntegrationTests {
 	@ParameterizedTest
 	@EnumSource(names = { "POSTGRESQL", "MARIADB" })
 	void aDelayedEventThatHoldsItsKeyIsPublishedBeforeTheLaterEventsOfItsKey(TestDatabase database) {
-		String topic = topic("holds-key", 1);
-		database.dropTable(TABLE);
-		try (ConfigurableApplicationContext context = start(database, topic); TimedRecords records = new TimedRecords(topic)) {
+		SharedInstance instance = sharedInstance(database);
+		try (TimedRecords records = new TimedRecords(instance.topic())) {
 			Instant delayedAt = Instant.now();
-			commit(context, new HoldingReminder("order-3", "delayed"));
-			commit(context, new Undelayed("order-3", "later"));
-			commit(context, new Undelayed("order-4", "other key"));
+			commit(instance.context(), new HoldingReminder("order-3", "delayed"));
+			commit(instance.context(), new Undelayed("order-3", "later"));
+			commit(instance.context(), new Undelayed("order-4", "other key"));
 
 			List<TimedRecord> received = await().atMost(Duration.ofSeconds(30))
 				.pollInterval(Duration.ofMillis(50))
-				.until(records::poll, (all) -> all.size() >= 3);
+				.until(() -> records.poll("order-3", "order-4"), (all) -> all.size() >= 3);
 
 			assertThat(received).extracting(TimedRecord::name).containsExactly("other key", "delayed", "later");
 			assertThat(received.get(1).timestamp()).isAfterOrEqualTo(delayedAt.plus(ANNOTATED_DELAY));
 		}
 	}
 
+	/**
+	 * Also the rule of a route's delay: it counts from when the event is raised, not from the commit. The
+	 * transaction goes on for a while after raising it, and the row, written at the commit, has that much
+	 * less of the delay left (its due time minus its creation time, both on the database's clock).
+	 */
 	@ParameterizedTest
 	@EnumSource(names = { "POSTGRESQL", "MARIADB" })
-	void aDelayedEventWaitingForItsTimeIsScheduledNotBacklogAndListedWithItsTime(TestDatabase database) {
-		String topic = topic("scheduled", 1);
-		database.dropTable(TABLE);
-		try (ConfigurableApplicationContext context = start(database, topic, "outbox.backlog.refresh-interval=100ms")) {
-			Instant deliverAt = Instant.now().plus(Duration.ofHours(1));
-			Reminder reminder = new Reminder("order-5", "in an hour", deliverAt.toEpochMilli());
-			context.getBean(TransactionTemplate.class)
-				.executeWithoutResult((status) -> context.getBean(Outbox.class).publish(reminder, deliverAt));
-
-			MeterRegistry meters = context.getBean(MeterRegistry.class);
+	void aDelayedEventWaitingForItsTimeIsScheduledNotBacklogAndCountsItsDelayFromWhenItWasRaised(
+			TestDatabase database) {
+		ConfigurableApplicationContext context = sharedInstance(database).context();
+		Duration goesOn = Duration.ofMillis(50);
+		context.getBean(TransactionTemplate.class).executeWithoutResult((status) -> {
+			context.getBean(Outbox.class).publish(new HourLaterReminder("order-5", "in an hour"));
+			Instant raised = Instant.now();
 			await().atMost(Duration.ofSeconds(10))
-				.pollInterval(Duration.ofMillis(50))
-				.until(() -> meters.get("outbox.backlog.scheduled").gauge().value() == 1);
-			assertThat(meters.get("outbox.backlog.pending").gauge().value()).isZero();
-			assertThat(meters.get("outbox.backlog.oldest.age").timeGauge().value(TimeUnit.SECONDS)).isZero();
-			assertThat(context.getBean(OutboxMonitoring.class).list(EventStatus.PENDING, 0, 10, false))
-				.singleElement()
-				.satisfies((event) -> assertThat(event.deliverAt()).isAfterOrEqualTo(deliverAt));
-		}
+				.pollInterval(Duration.ofMillis(5))
+				.until(() -> Instant.now().isAfter(raised.plus(goesOn)));
+		});
+
+		MeterRegistry meters = context.getBean(MeterRegistry.class);
+		await().atMost(Duration.ofSeconds(30))
+			.pollInterval(Duration.ofMillis(50))
+			.until(() -> meters.get("outbox.backlog.scheduled").gauge().value() == 1
+					&& meters.get("outbox.backlog.pending").gauge().value() == 0);
+		assertThat(meters.get("outbox.backlog.oldest.age").timeGauge().value(TimeUnit.SECONDS)).isZero();
+		assertThat(context.getBean(OutboxMonitoring.class).list(EventStatus.PENDING, 0, 10, false))
+			.singleElement()
+			.satisfies((event) -> assertThat(Duration.between(event.createdAt(), event.deliverAt()))
+				.as("the delay left when the row was written")
+				.isLessThanOrEqualTo(Duration.ofHours(1).minus(goesOn))
+				.isGreaterThan(Duration.ofMinutes(59)));
+	}
+
+	private static SharedInstance sharedInstance(TestDatabase database) {
+		return SHARED.computeIfAbsent(database, (key) -> {
+			String topic = topic("shared-" + database.name().toLowerCase(Locale.ROOT), 1);
+			database.dropTable(SHARED_TABLE);
+			return new SharedInstance(start(database, SHARED_TABLE, topic, "outbox.backlog.refresh-interval=100ms"),
+					topic);
+		});
 	}
 
 	private static void write(ConfigurableApplicationContext context, int from, int to) {
@@ -220,9 +314,14 @@ class DelayedDeliveryIntegrationTests {
 		return topic;
 	}
 
-	private static ConfigurableApplicationContext start(TestDatabase database, String topic, String... extraProperties) {
+	private static ConfigurableApplicationContext start(TestDatabase database, String topic) {
+		return start(database, TABLE, topic);
+	}
+
+	private static ConfigurableApplicationContext start(TestDatabase database, String table, String topic,
+			String... extraProperties) {
 		List<String> properties = new ArrayList<>(List.of("test.topic=" + topic, "test.delayed-topic=" + topic,
-				"outbox.table-name=" + TABLE, "spring.kafka.bootstrap-servers=" + TestKafka.bootstrapServers()));
+				"outbox.table-name=" + table, "spring.kafka.bootstrap-servers=" + TestKafka.bootstrapServers()));
 		properties.addAll(List.of(database.properties()));
 		properties.addAll(List.of(extraProperties));
 		return new SpringApplicationBuilder(OrdersTestApplication.class).web(WebApplicationType.NONE)
@@ -248,8 +347,18 @@ class DelayedDeliveryIntegrationTests {
 	record Undelayed(String key, String name) {
 	}
 
+	/** An event delayed by its annotation for longer than any test waits. */
+	@OutboxEvent(destination = "${test.delayed-topic}", key = "key", delay = "PT1H")
+	record HourLaterReminder(String key, String name) {
+	}
+
+	/** An instance that tests share, and the topic its events go to. */
+	private record SharedInstance(ConfigurableApplicationContext context, String topic) {
+	}
+
 	/** A received record with the time the producer sent it. */
-	private record TimedRecord(String messageId, String value, String name, Instant timestamp, Instant dueAt) {
+	private record TimedRecord(String messageId, String key, String value, String name, Instant timestamp,
+			Instant dueAt) {
 
 		Duration lateness() {
 			return Duration.between(this.dueAt, this.timestamp);
@@ -281,10 +390,16 @@ class DelayedDeliveryIntegrationTests {
 				Instant timestamp = Instant.ofEpochMilli(record.timestamp());
 				Instant dueAt = payload.has("dueAtMillis") ? Instant.ofEpochMilli(payload.get("dueAtMillis").asLong())
 						: timestamp;
-				this.received.add(new TimedRecord(new String(id.value()), record.value(), payload.get("name").asString(),
-						timestamp, dueAt));
+				this.received.add(new TimedRecord(new String(id.value()), record.key(), record.value(),
+						payload.get("name").asString(), timestamp, dueAt));
 			}
 			return List.copyOf(this.received);
+		}
+
+		/** The records of some keys only, of a topic that tests share. */
+		List<TimedRecord> poll(String... keys) {
+			List<String> wanted = List.of(keys);
+			return poll().stream().filter((record) -> wanted.contains(record.key())).toList();
 		}
 
 		@Override

@@ -63,7 +63,8 @@ public class OutboxCapture {
 	 * @param deliverAt the earliest time it may be published, in place of its routes' delays; {@code null}
 	 * for theirs
 	 * @return whether it was an outbox event (and is now part of the transaction)
-	 * @throws OutboxCaptureException if it is an outbox event that cannot be captured
+	 * @throws OutboxCaptureException if it is an outbox event that cannot be captured, such as a delayed one
+	 * when the log relay publishes every event as it is written
 	 */
 	public boolean capture(Object event, @Nullable AggregateRef aggregate, @Nullable Instant deliverAt) {
 		try {
@@ -71,6 +72,7 @@ public class OutboxCapture {
 			if (routes.isEmpty()) {
 				return false;
 			}
+			this.routing.checkDelayable(routes, deliverAt);
 			CaptureBuffer buffer = this.buffers.forCapture(routes);
 			buffer.add(serialize(event, routes).rowsFor(aggregate, deliverAt));
 			return true;
@@ -121,6 +123,7 @@ public class OutboxCapture {
 				this.buffers.deferPublication(event);
 				return;
 			}
+			this.routing.checkDelayable(routes, null);
 			CaptureBuffer buffer = this.buffers.forDeferredCapture(routes);
 			buffer.defer(event, serialize(event, routes), aggregate);
 		}

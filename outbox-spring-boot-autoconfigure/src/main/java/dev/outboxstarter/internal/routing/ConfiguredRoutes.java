@@ -29,7 +29,7 @@ final class ConfiguredRoutes {
 	 * @param formats the message formats
 	 * @throws OutboxConfigurationException when a route names a class that does not exist, a transport
 	 * that may not be routed to, a key expression that does not parse, a format that cannot be used or a
-	 * negative delay, naming the property
+	 * negative delay or a delay the relay cannot keep, naming the property
 	 */
 	ConfiguredRoutes(Map<String, RouteDefinition> configured, RoutableTransports transports, RouteFormats formats) {
 		Map<String, RouteDefinition> byClassName = new HashMap<>();
@@ -59,6 +59,9 @@ final class ConfiguredRoutes {
 				throw new OutboxConfigurationException(property + ".delay is " + route.delay()
 						+ ", a negative delay: an event cannot be published before it is written",
 						"Give a positive duration (e.g. 15m or PT15M), or remove the property to publish at once");
+			}
+			if (route.delay() != null && !route.delay().isZero()) {
+				transports.checkDelayConfigured(property);
 			}
 			if (StringUtils.hasText(route.format())) {
 				formats.checkConfigured(property, route.format());

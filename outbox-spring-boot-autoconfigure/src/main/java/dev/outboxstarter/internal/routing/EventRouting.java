@@ -1,5 +1,6 @@
 package dev.outboxstarter.internal.routing;
 
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -87,6 +88,24 @@ public class EventRouting {
 					this.formats.headers(type, route.eventType(), route.format())));
 		}
 		return EventRoutes.of(type, resolved);
+	}
+
+	/**
+	 * Refuses an event that would wait for its time when no event can: the log relay publishes every
+	 * event as it is written. An event is delayed by the time it was asked to be published at, if that
+	 * time has not come, or else by its routes' delays.
+	 * @param routes the event's routes
+	 * @param deliverAt the time it was asked to be published at, if any, which takes the place of its routes'
+	 * delays
+	 * @throws OutboxCaptureException if it is delayed and events cannot be
+	 */
+	public void checkDelayable(EventRoutes routes, @Nullable Instant deliverAt) {
+		boolean asked = deliverAt != null && deliverAt.isAfter(Instant.now());
+		for (ResolvedRoute route : routes.routes()) {
+			if ((deliverAt != null) ? asked : route.delay() != null) {
+				this.transports.checkDelayed(route.eventType(), route.destination());
+			}
+		}
 	}
 
 	private ClassRoutes resolve(Class<?> type) {

@@ -13,7 +13,7 @@ import org.jspecify.annotations.Nullable;
  * @param destination topic or the transport's equivalent
  * @param key message key, if any; in {@link EventRoutes}, none also for a route keyed by the aggregate's id
  * @param formatHeaders headers its message format stores with the event (none for the outbox format)
- * @param delay how long after the commit it is published at the earliest, {@code null} for at once
+ * @param delay how long after it is raised it is published at the earliest, {@code null} for at once
  * @param delayHoldsKey whether, delayed, it holds back the later events of its key
  */
 public record ResolvedRoute(String eventType, String transport, String destination, @Nullable String key,

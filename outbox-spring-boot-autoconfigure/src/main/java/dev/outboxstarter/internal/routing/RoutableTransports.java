@@ -28,10 +28,15 @@ public final class RoutableTransports {
 	/** Why the transports left out may not be routed to, or {@code null} when they are simply missing. */
 	private final @Nullable String whyOthersAreNot;
 
-	private RoutableTransports(Set<String> names, String defaultTransport, @Nullable String whyOthersAreNot) {
+	/** Whether every event is published as it is written, so that none can wait for a time. */
+	private final boolean publishedAsWritten;
+
+	private RoutableTransports(Set<String> names, String defaultTransport, @Nullable String whyOthersAreNot,
+			boolean publishedAsWritten) {
 		this.names = Set.copyOf(names);
 		this.defaultTransport = defaultTransport;
 		this.whyOthersAreNot = whyOthersAreNot;
+		this.publishedAsWritten = publishedAsWritten;
 	}
 
 	/**
@@ -41,12 +46,12 @@ public final class RoutableTransports {
 	 * @return the transports
 	 */
 	public static RoutableTransports all(Set<String> names, String defaultTransport) {
-		return new RoutableTransports(names, defaultTransport, null);
+		return new RoutableTransports(names, defaultTransport, null, false);
 	}
 
 	/**
 	 * Kafka only, for the log relay, which publishes to Kafka only: an event routed elsewhere would be
-	 * deleted unpublished.
+	 * deleted unpublished. The log relay publishes every event as it is written, so none may be delayed.
 	 * @param names the names of the transports
 	 * @param defaultTransport the transport of routes that name none
 	 * @return the transports
@@ -54,7 +59,7 @@ public final class RoutableTransports {
 	public static RoutableTransports forLogRelay(Set<String> names, String defaultTransport) {
 		return new RoutableTransports(names.contains(KAFKA) ? Set.of(KAFKA) : Set.of(), defaultTransport,
 				"outbox.relay.mode=log publishes to Kafka only (Debezium reads the rows from the database log); "
-						+ "set outbox.relay.mode=polling to use other transports");
+						+ "set outbox.relay.mode=polling to use other transports", true);
 	}
 
 	/**
@@ -94,6 +99,34 @@ public final class RoutableTransports {
 					((this.whyOthersAreNot != null) ? this.whyOthersAreNot + ", or set "
 							: "Add the transport's dependency or set ")
 							+ property + ".transport to an available one");
+		}
+	}
+
+	/**
+	 * Refuses a delayed event when every event is published as it is written.
+	 * @param eventType the event's logical type
+	 * @param destination where it goes
+	 * @throws OutboxCaptureException if events cannot be delayed
+	 */
+	void checkDelayed(String eventType, String destination) {
+		if (this.publishedAsWritten) {
+			throw new OutboxCaptureException("Event '" + eventType + "' to " + destination + " is delayed, but "
+					+ "outbox.relay.mode=log publishes every event as it is written: delayed delivery needs "
+					+ "outbox.relay.mode=polling; or publish it without a delay");
+		}
+	}
+
+	/**
+	 * Fails on a configured route with a delay when every event is published as it is written.
+	 * @param property the route's property, {@code outbox.routes[<class>]}
+	 * @throws OutboxConfigurationException if events cannot be delayed
+	 */
+	void checkDelayConfigured(String property) {
+		if (this.publishedAsWritten) {
+			throw new OutboxConfigurationException(property + ".delay is set, but outbox.relay.mode=log publishes "
+					+ "every event as it is written (Debezium reads it from the database log), so none can wait for "
+					+ "its time", "Set outbox.relay.mode=polling for delayed delivery, or remove " + property
+							+ ".delay to publish the events at once");
 		}
 	}
 

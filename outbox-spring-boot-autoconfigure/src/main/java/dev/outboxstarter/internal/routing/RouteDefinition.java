@@ -13,7 +13,7 @@ import org.jspecify.annotations.Nullable;
  * @param destination topic or the transport's equivalent
  * @param key SpEL expression against the event that gives the message key
  * @param format message format name ({@code outbox}, {@code cloudevents})
- * @param delay how long after the commit its events are published at the earliest
+ * @param delay how long after they are raised its events are published at the earliest
  * @param delayHoldsKey whether a delayed event holds back the later events of its key
  */
 public record RouteDefinition(@Nullable String eventType, @Nullable String transport, @Nullable String destination,

@@ -109,7 +109,7 @@ public class ScriptOutboxSchemaInitializer extends OutboxSchemaInitializer {
 			catch (DataAccessException ex) {
 				connection.rollback();
 				throw new IllegalStateException("Could not apply " + script.name() + " to the table '" + this.table
-						+ "' (" + ex.getMessage() + "). On MariaDB, MySQL and H2 each DDL statement commits on its "
+						+ "' (" + describe(ex) + "). On MariaDB, MySQL and H2 each DDL statement commits on its "
 						+ "own, so the statements of this script before the failing one may have been applied: "
 						+ "complete or undo them by hand and start again. If the table has this version's change "
 						+ "already, record it with a row (version " + script.version() + ", '" + script.name()
@@ -135,7 +135,7 @@ public class ScriptOutboxSchemaInitializer extends OutboxSchemaInitializer {
 			}
 			catch (DataAccessException ex) {
 				throw new IllegalStateException("Could not apply " + script.name() + " to the table '" + this.table
-						+ "' (" + ex.getMessage() + "). It runs outside a transaction and is written to be run "
+						+ "' (" + describe(ex) + "). It runs outside a transaction and is written to be run "
 						+ "again: remove the cause (a lock it waited for in vain?) and start again", ex);
 			}
 			finally {
@@ -146,6 +146,12 @@ public class ScriptOutboxSchemaInitializer extends OutboxSchemaInitializer {
 			throw new IllegalStateException("Could not apply " + script.name() + " to the table '" + this.table + "': "
 					+ ex.getMessage(), ex);
 		}
+	}
+
+	/** The failed statement with the database's own words, which say what went wrong (a lock wait?). */
+	private static String describe(DataAccessException ex) {
+		Throwable cause = ex.getMostSpecificCause();
+		return (cause != ex) ? ex.getMessage() + ": " + cause.getMessage() : ex.getMessage();
 	}
 
 	private static void execute(Connection connection, MigrationScript script) {

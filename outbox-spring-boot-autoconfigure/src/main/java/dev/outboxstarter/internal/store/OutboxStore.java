@@ -13,7 +13,6 @@ import java.util.UUID;
 
 import javax.sql.DataSource;
 
-import dev.outboxstarter.OutboxCaptureException;
 import dev.outboxstarter.internal.jdbc.DatabaseVendor;
 import dev.outboxstarter.spi.CapturedEvent;
 import dev.outboxstarter.spi.OutboxMessage;
@@ -105,17 +104,8 @@ public class OutboxStore {
 	 * @param events the events, in capture order
 	 * @param availableAfter how long the relay leaves the events published at once alone: the grace period
 	 * of the {@link RelayHandOff}
-	 * @throws OutboxCaptureException for a delayed event with the log relay, which publishes every row as
-	 * it is written
 	 */
 	public void insert(List<CapturedEvent> events, Duration availableAfter) {
-		if (this.logOnly) {
-			events.stream().filter(CapturedEvent::isDelayed).findFirst().ifPresent((delayed) -> {
-				throw new OutboxCaptureException("Event '" + delayed.eventType() + "' to " + delayed.destination()
-						+ " is delayed, but outbox.relay.mode=log publishes every event as it is written: delayed "
-						+ "delivery needs outbox.relay.mode=polling; or publish it without a delay");
-			});
-		}
 		this.insert.insert(events, availableAfter);
 		if (this.logOnly) {
 			this.jdbc.update(this.sql.deleteWritten(), ids(events.stream().map(CapturedEvent::id).toList()));

@@ -5,6 +5,7 @@ import java.sql.Connection;
 import java.sql.DatabaseMetaData;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.sql.Statement;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -14,6 +15,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 
 import javax.sql.DataSource;
 
@@ -313,6 +315,49 @@ public class OutboxSchemaTests {
 	}
 
 	/**
+	 * Version 6 needs the table's exclusive metadata lock, which a transaction that has used the table holds
+	 * until it ends, and the inserts that come after the waiting ALTER queue behind it: the upgrade gives up
+	 * instead of waiting for as long as that transaction lasts, and lets the inserts through.
+	 */
+	@ParameterizedTest
+	@ValueSource(strings = { "flyway", "scripts" })
+	void anUpgradeOnMariaDbBehindALongTransactionFailsOnTheLockWaitInsteadOfHoldingUpBusinessWrites(String mode)
+			throws Exception {
+		TestDatabase.MARIADB.dropTable(SCRIPTS_TABLE);
+		Schema schema = new Schema(TestDatabase.MARIADB, SCRIPTS_TABLE);
+		schema.setUpWithTheScriptsUpTo(5);
+		OutboxSchemaInitializer instance = mode.equals("flyway") ? schema.flyway() : schema.scripts();
+
+		try (Connection longTransaction = schema.dataSource.getConnection()) {
+			longTransaction.setAutoCommit(false);
+			try (Statement statement = longTransaction.createStatement()) {
+				statement.executeQuery("SELECT COUNT(*) FROM " + SCRIPTS_TABLE).close();
+			}
+			CompletableFuture<Void> upgrade = CompletableFuture.runAsync(instance::afterPropertiesSet);
+			await().atMost(Duration.ofMinutes(1))
+				.pollInterval(Duration.ofMillis(20))
+				.until(() -> schema.sessionsWaitingForTheMetadataLock("ALTER TABLE") == 1);
+			CompletableFuture<Void> businessWrite = CompletableFuture.runAsync(() -> schema.insertAtAnyVersion("k"));
+			await().atMost(Duration.ofMinutes(1))
+				.pollInterval(Duration.ofMillis(20))
+				.until(() -> upgrade.isDone() && businessWrite.isDone());
+
+			assertThatExceptionOfType(CompletionException.class).isThrownBy(upgrade::join)
+				.havingCause()
+				.isInstanceOf(IllegalStateException.class)
+				.withMessageContaining("V6__record_when_delayed_events_are_due.sql")
+				.withMessageContaining("Lock wait timeout exceeded");
+			businessWrite.join();
+			longTransaction.rollback();
+		}
+
+		assertThat(schema.count(SCRIPTS_TABLE)).isOne();
+		assertThat(schema.columns(SCRIPTS_TABLE)).doesNotContainKey("deliver_at");
+		instance.afterPropertiesSet();
+		assertThat(schema.columns(SCRIPTS_TABLE)).containsKeys("deliver_at", "delay_holds_key");
+	}
+
+	/**
 	 * With the scripts only: a table that lacks version 5 alone has every later version, which Flyway, applying
 	 * versions in order only, never leaves (a Flyway table at version 4 lacks version 6 too, and waits for it).
 	 */
@@ -425,6 +470,13 @@ public class OutboxSchemaTests {
 						event.aggregateId(), event.eventType(), event.transport(), event.destination(), event.messageKey(),
 						event.payload());
 			}
+		}
+
+		/** MariaDB's sessions waiting for a table's metadata lock to run a statement that starts so. */
+		int sessionsWaitingForTheMetadataLock(String statement) {
+			return this.jdbc.queryForObject("SELECT COUNT(*) FROM information_schema.processlist WHERE id <> "
+					+ "CONNECTION_ID() AND state = 'Waiting for table metadata lock' AND info LIKE '" + statement
+					+ " " + this.table + "%'", Integer.class);
 		}
 
 		Set<Integer> appliedVersions() {
