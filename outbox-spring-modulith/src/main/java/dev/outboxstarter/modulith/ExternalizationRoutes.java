@@ -1,5 +1,8 @@
 package dev.outboxstarter.modulith;
 
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+
 import dev.outboxstarter.OutboxCaptureException;
 import dev.outboxstarter.OutboxRoute;
 import org.jspecify.annotations.Nullable;
@@ -7,6 +10,7 @@ import org.jspecify.annotations.Nullable;
 import org.springframework.beans.factory.BeanFactory;
 import org.springframework.context.expression.BeanFactoryResolver;
 import org.springframework.expression.EvaluationContext;
+import org.springframework.expression.Expression;
 import org.springframework.expression.ExpressionException;
 import org.springframework.expression.common.TemplateParserContext;
 import org.springframework.expression.spel.standard.SpelExpressionParser;
@@ -31,6 +35,9 @@ final class ExternalizationRoutes {
 	private final String transport;
 
 	private final EvaluationContext context;
+
+	/** Each target and key template parsed once: they are evaluated for every event Modulith externalizes. */
+	private final Map<String, Expression> expressions = new ConcurrentHashMap<>();
 
 	/**
 	 * Creates the routes.
@@ -81,7 +88,9 @@ final class ExternalizationRoutes {
 			return value;
 		}
 		try {
-			Object result = parser.parseExpression(value, template).getValue(this.context, payload);
+			Expression expression = this.expressions.computeIfAbsent(value,
+					(text) -> parser.parseExpression(text, template));
+			Object result = expression.getValue(this.context, payload);
 			return (result != null) ? result.toString() : null;
 		}
 		catch (ExpressionException ex) {
