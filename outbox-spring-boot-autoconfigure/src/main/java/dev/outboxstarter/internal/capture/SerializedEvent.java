@@ -30,7 +30,6 @@ record SerializedEvent(EventRoutes routes, String payload, Map<String, String> h
 	 * @throws OutboxCaptureException if the aggregate's id cannot be the key of a route keyed by it
 	 */
 	List<CapturedEvent> rowsFor(@Nullable AggregateRef aggregate, @Nullable Instant deliverAt) {
-		Instant now = Instant.now();
 		String aggregateType = (aggregate != null) ? aggregate.type() : null;
 		String aggregateId = (aggregate != null) ? aggregate.idAsString() : null;
 		List<ResolvedRoute> routes = this.routes.routes();
@@ -38,18 +37,23 @@ record SerializedEvent(EventRoutes routes, String payload, Map<String, String> h
 		for (ResolvedRoute route : routes) {
 			rows.add(new CapturedEvent(UuidV7.generate(), aggregateType, aggregateId, route.eventType(),
 					route.transport(), route.destination(), this.routes.keyOf(route, aggregateId), this.payload,
-					withFormatHeaders(route), deliveryTime(route, deliverAt, now), route.delayHoldsKey()));
+					withFormatHeaders(route), deliveryTime(route, deliverAt), route.delayHoldsKey()));
 		}
 		return rows;
 	}
 
 	/**
 	 * When a route's row may be published at the earliest: {@code null} (at once) for a time that has
-	 * already come, so that it takes the fast path like any other.
+	 * already come, so that it takes the fast path like any other. The clock is read only for a delayed
+	 * event: most events are not.
 	 */
-	private static @Nullable Instant deliveryTime(ResolvedRoute route, @Nullable Instant deliverAt, Instant now) {
-		Instant time = (deliverAt != null) ? deliverAt : (route.delay() != null) ? now.plus(route.delay()) : null;
-		return (time != null && time.isAfter(now)) ? time : null;
+	private static @Nullable Instant deliveryTime(ResolvedRoute route, @Nullable Instant deliverAt) {
+		if (deliverAt == null && route.delay() == null) {
+			return null;
+		}
+		Instant now = Instant.now();
+		Instant time = (deliverAt != null) ? deliverAt : now.plus(route.delay());
+		return time.isAfter(now) ? time : null;
 	}
 
 	private Map<String, String> withFormatHeaders(ResolvedRoute route) {
