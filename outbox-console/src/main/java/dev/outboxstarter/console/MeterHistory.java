@@ -5,9 +5,8 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayDeque;
 import java.util.List;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
 import java.util.function.ToDoubleFunction;
 
 import dev.outboxstarter.console.OutboxConsoleEndpoint.Sample;
@@ -22,7 +21,7 @@ import org.jspecify.annotations.Nullable;
 
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.context.SmartLifecycle;
-import org.springframework.scheduling.concurrent.CustomizableThreadFactory;
+import org.springframework.scheduling.concurrent.SimpleAsyncTaskScheduler;
 
 /**
  * The outbox's recent history as the application's own meters tell it, sampled on a thread of its own
@@ -46,15 +45,27 @@ final class MeterHistory implements SmartLifecycle {
 
 	private @Nullable Totals previous;
 
-	private @Nullable ScheduledExecutorService sampler;
+	private final Supplier<SimpleAsyncTaskScheduler> schedulers;
+
+	private @Nullable SimpleAsyncTaskScheduler sampler;
 
 	private boolean failing;
 
-	MeterHistory(ObjectProvider<MeterRegistry> registry, Duration interval, int capacity, Clock clock) {
+	/**
+	 * Creates the history.
+	 * @param registry the application's meters, if it has them
+	 * @param interval how often they are sampled
+	 * @param capacity how many samples are kept
+	 * @param clock the clock samples are taken by
+	 * @param schedulers a new scheduler for the sampling thread at each start
+	 */
+	MeterHistory(ObjectProvider<MeterRegistry> registry, Duration interval, int capacity, Clock clock,
+			Supplier<SimpleAsyncTaskScheduler> schedulers) {
 		this.registry = registry;
 		this.interval = interval;
 		this.capacity = capacity;
 		this.clock = clock;
+		this.schedulers = schedulers;
 		this.samples = new ArrayDeque<>(capacity);
 	}
 
@@ -139,17 +150,15 @@ final class MeterHistory implements SmartLifecycle {
 
 	@Override
 	public synchronized void start() {
-		ScheduledExecutorService sampler = Executors
-			.newSingleThreadScheduledExecutor(new CustomizableThreadFactory("outbox-console-"));
-		long millis = this.interval.toMillis();
-		sampler.scheduleAtFixedRate(this::sampleOrWarn, 0, millis, TimeUnit.MILLISECONDS);
+		SimpleAsyncTaskScheduler sampler = this.schedulers.get();
+		sampler.scheduleAtFixedRate(this::sampleOrWarn, this.interval);
 		this.sampler = sampler;
 	}
 
 	@Override
 	public synchronized void stop() {
 		if (this.sampler != null) {
-			this.sampler.shutdownNow();
+			this.sampler.close();
 			this.sampler = null;
 		}
 	}

@@ -19,8 +19,10 @@ import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.boot.task.SimpleAsyncTaskSchedulerBuilder;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.ImportRuntimeHints;
+import org.springframework.scheduling.concurrent.SimpleAsyncTaskScheduler;
 
 /**
  * Auto-configuration of the operator console: the {@code outboxconsole} endpoint, when it is available
@@ -37,8 +39,16 @@ final class OutboxConsoleAutoConfiguration {
 
 	@Bean
 	MeterHistory outboxConsoleMeterHistory(ObjectProvider<MeterRegistry> meterRegistry,
-			OutboxConsoleProperties properties) {
-		return new MeterHistory(meterRegistry, properties.getSampleInterval(), properties.samples(), Clock.systemUTC());
+			OutboxConsoleProperties properties, ObjectProvider<SimpleAsyncTaskSchedulerBuilder> schedulers) {
+		// Spring Boot's builder, as for the outbox's own threads: virtual with spring.threads.virtual.enabled.
+		return new MeterHistory(meterRegistry, properties.getSampleInterval(), properties.samples(), Clock.systemUTC(),
+				() -> {
+					SimpleAsyncTaskScheduler scheduler = schedulers.getIfAvailable(SimpleAsyncTaskSchedulerBuilder::new)
+						.threadNamePrefix("outbox-console-")
+						.build();
+					scheduler.setDaemon(true);
+					return scheduler;
+				});
 	}
 
 	@Bean

@@ -23,6 +23,7 @@ import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.beans.factory.support.StaticListableBeanFactory;
 import org.springframework.boot.test.system.CapturedOutput;
 import org.springframework.boot.test.system.OutputCaptureExtension;
+import org.springframework.scheduling.concurrent.SimpleAsyncTaskScheduler;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -92,7 +93,7 @@ class MeterHistoryTests {
 	@Test
 	void readsMetersTheApplicationDoesNotHaveAsNothing() {
 		MeterHistory history = new MeterHistory(new StaticListableBeanFactory().getBeanProvider(MeterRegistry.class),
-				Duration.ofSeconds(1), 10, this.clock);
+				Duration.ofSeconds(1), 10, this.clock, SimpleAsyncTaskScheduler::new);
 		history.sample();
 		this.clock.advance(Duration.ofSeconds(1));
 		history.sample();
@@ -111,7 +112,8 @@ class MeterHistoryTests {
 		given(registry.getIfAvailable()).willThrow(new IllegalStateException("registry closing"))
 			.willThrow(new IllegalStateException("registry closing"))
 			.willReturn(this.meters);
-		MeterHistory history = new MeterHistory(registry, Duration.ofMillis(10), 10, Clock.systemUTC());
+		MeterHistory history = new MeterHistory(registry, Duration.ofMillis(10), 10, Clock.systemUTC(),
+				SimpleAsyncTaskScheduler::new);
 		history.start();
 		try {
 			await().atMost(Duration.ofSeconds(5))
@@ -129,7 +131,7 @@ class MeterHistoryTests {
 		StaticListableBeanFactory beans = new StaticListableBeanFactory();
 		beans.addBean("meterRegistry", this.meters);
 		ObjectProvider<MeterRegistry> registry = beans.getBeanProvider(MeterRegistry.class);
-		return new MeterHistory(registry, Duration.ofSeconds(1), capacity, this.clock);
+		return new MeterHistory(registry, Duration.ofSeconds(1), capacity, this.clock, SimpleAsyncTaskScheduler::new);
 	}
 
 	private static final class MutableClock extends Clock {
