@@ -133,7 +133,7 @@ final class MeterHistory implements SmartLifecycle {
 	 * Samples on the sampler's thread, where an exception would cancel every later sample, silently:
 	 * a failure is logged, once until a sample succeeds again, and the next interval samples again.
 	 */
-	private void sampleOrWarn() {
+	private synchronized void sampleOrWarn() {
 		try {
 			sample();
 			this.failing = false;
@@ -151,7 +151,9 @@ final class MeterHistory implements SmartLifecycle {
 	@Override
 	public synchronized void start() {
 		SimpleAsyncTaskScheduler sampler = this.schedulers.get();
-		sampler.scheduleAtFixedRate(this::sampleOrWarn, this.interval);
+		// With a fixed delay the scheduler runs the samples one after the other on its own thread; at a
+		// fixed rate it would start each on a thread of its own, where a slow sample could overlap the next.
+		sampler.scheduleWithFixedDelay(this::sampleOrWarn, this.interval);
 		this.sampler = sampler;
 	}
 
