@@ -1,0 +1,71 @@
+package dev.outboxstarter.schemaregistry;
+
+import com.google.protobuf.Message;
+import dev.outboxstarter.spi.OutboxPayloadSerializer;
+import dev.outboxstarter.spi.PayloadTarget;
+import dev.outboxstarter.spi.SerializedPayload;
+import io.apicurio.registry.serde.protobuf.ProtobufKafkaSerializer;
+
+/**
+ * Writes events as Protobuf, with Apicurio Registry's {@link ProtobufKafkaSerializer}: the message's
+ * {@code .proto} schema registered (or found) under its destination's subject, the registry's id, the
+ * message's type, then the message. Consumers read the bytes with Apicurio's
+ * {@code ProtobufKafkaDeserializer} configured for the same {@link WireFormat}. The format of the
+ * classes Protobuf generates ({@link Message}s), unless their route names another; the content type is
+ * {@value #CONTENT_TYPE}.
+ *
+ * @since 0.1.0
+ */
+public class ProtobufPayloadSerializer implements OutboxPayloadSerializer, AutoCloseable {
+
+	/**
+	 * The name routes select this format by.
+	 */
+	public static final String FORMAT = "protobuf";
+
+	/**
+	 * The content type of the payloads: a Protobuf message, after the registry's id and the message's
+	 * type.
+	 */
+	public static final String CONTENT_TYPE = "application/x-protobuf";
+
+	private final RegisteringSerializer<Message> serializer;
+
+	/**
+	 * Creates a serializer for a registry.
+	 * @param properties the registry and how to write to it
+	 */
+	public ProtobufPayloadSerializer(SchemaRegistryProperties properties) {
+		this.serializer = new RegisteringSerializer<>(FORMAT, CONTENT_TYPE, new ProtobufKafkaSerializer<>(),
+				properties);
+	}
+
+	@Override
+	public String format() {
+		return FORMAT;
+	}
+
+	/**
+	 * Claims the classes Protobuf generates.
+	 */
+	@Override
+	public boolean serializesByDefault(Class<?> eventType) {
+		return Message.class.isAssignableFrom(eventType);
+	}
+
+	@Override
+	public SerializedPayload serialize(Object event, PayloadTarget target) {
+		if (!(event instanceof Message message)) {
+			throw new SchemaRegistryException("Cannot write event '" + target.eventType() + "' ("
+					+ event.getClass().getName() + ") as PROTOBUF: it is not a Protobuf message. Generate its class "
+					+ "from a .proto file, or route it to another payload format");
+		}
+		return this.serializer.serialize(message, target);
+	}
+
+	@Override
+	public void close() {
+		this.serializer.close();
+	}
+
+}
