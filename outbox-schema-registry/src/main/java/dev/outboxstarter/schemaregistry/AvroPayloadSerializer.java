@@ -40,7 +40,7 @@ public class AvroPayloadSerializer implements OutboxPayloadSerializer, AutoClose
 	 */
 	public AvroPayloadSerializer(SchemaRegistryProperties properties) {
 		this.reflection = properties.getProperties().containsKey(AvroKafkaSerdeConfig.AVRO_DATUM_PROVIDER);
-		this.serializer = new RegisteringSerializer<>(FORMAT, CONTENT_TYPE, new AvroKafkaSerializer<>(), properties);
+		this.serializer = new RegisteringSerializer<>(FORMAT, CONTENT_TYPE, AvroKafkaSerializer::new, properties);
 	}
 
 	@Override

@@ -36,7 +36,7 @@ public class ProtobufPayloadSerializer implements OutboxPayloadSerializer, AutoC
 	 * @param properties the registry and how to write to it
 	 */
 	public ProtobufPayloadSerializer(SchemaRegistryProperties properties) {
-		this.serializer = new RegisteringSerializer<>(FORMAT, CONTENT_TYPE, new ProtobufKafkaSerializer<>(),
+		this.serializer = new RegisteringSerializer<>(FORMAT, CONTENT_TYPE, ProtobufKafkaSerializer::new,
 				properties);
 	}
 

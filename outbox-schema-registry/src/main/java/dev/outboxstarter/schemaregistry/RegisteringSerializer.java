@@ -6,7 +6,9 @@ import java.nio.ByteBuffer;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.Locale;
+import java.util.Map;
 import java.util.concurrent.Callable;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -15,6 +17,7 @@ import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Supplier;
 
 import dev.outboxstarter.spi.PayloadTarget;
 import dev.outboxstarter.spi.SerializedPayload;
@@ -47,7 +50,13 @@ final class RegisteringSerializer<T> implements AutoCloseable {
 
 	private final String contentType;
 
-	private final AbstractKafkaSerializer<?, T> serializer;
+	private final Supplier<AbstractKafkaSerializer<?, T>> serializers;
+
+	/**
+	 * A serializer for each topic: Apicurio's caches a schema by its content alone, and would not
+	 * register a schema it has written to one subject under the next subject it is written to.
+	 */
+	private final Map<String, AbstractKafkaSerializer<?, T>> byTopic = new ConcurrentHashMap<>();
 
 	private final SchemaRegistryProperties properties;
 
@@ -55,13 +64,12 @@ final class RegisteringSerializer<T> implements AutoCloseable {
 
 	private volatile @Nullable RegistryClient rules;
 
-	RegisteringSerializer(String format, String contentType, AbstractKafkaSerializer<?, T> serializer,
+	RegisteringSerializer(String format, String contentType, Supplier<AbstractKafkaSerializer<?, T>> serializers,
 			SchemaRegistryProperties properties) {
 		this.format = format;
 		this.contentType = contentType;
-		this.serializer = serializer;
+		this.serializers = serializers;
 		this.properties = properties;
-		serializer.configure(properties.serdeSettings(), false);
 		this.calls = Executors.newCachedThreadPool(daemonThreads("outbox-schema-registry-" + format + "-"));
 	}
 
@@ -92,18 +100,23 @@ final class RegisteringSerializer<T> implements AutoCloseable {
 	}
 
 	SerializedPayload serialize(T event, PayloadTarget target) {
-		String subject = subject(target);
-		byte[] bytes = call(() -> this.serializer.serialize(topic(target), event), target, subject);
-		return new SerializedPayload(bytes, this.contentType, schemaUri(bytes));
+		String topic = topic(target);
+		AbstractKafkaSerializer<?, T> serializer = this.byTopic.computeIfAbsent(topic, (name) -> {
+			AbstractKafkaSerializer<?, T> created = this.serializers.get();
+			created.configure(this.properties.serdeSettings(), false);
+			return created;
+		});
+		byte[] bytes = call(() -> serializer.serialize(topic, event), target, subject(target));
+		return new SerializedPayload(bytes, this.contentType, schemaUri(serializer, bytes));
 	}
 
 	/**
 	 * The registry's URL of the schema a payload names, read with the serializer's own id handler.
 	 */
-	private String schemaUri(byte[] bytes) {
+	private String schemaUri(AbstractKafkaSerializer<?, T> serializer, byte[] bytes) {
 		ByteBuffer buffer = ByteBuffer.wrap(bytes);
 		buffer.get();
-		ArtifactReference reference = this.serializer.getIdHandler().readId(buffer);
+		ArtifactReference reference = serializer.getIdHandler().readId(buffer);
 		if (reference.getContentId() != null) {
 			return this.properties.apiUrl() + "/ids/contentIds/" + reference.getContentId();
 		}
@@ -239,7 +252,7 @@ final class RegisteringSerializer<T> implements AutoCloseable {
 	@Override
 	public void close() {
 		this.calls.shutdownNow();
-		this.serializer.close();
+		this.byTopic.values().forEach(AbstractKafkaSerializer::close);
 	}
 
 }

@@ -8,6 +8,7 @@ import java.util.Map;
 
 import dev.outboxstarter.OutboxConfigurationException;
 import io.apicurio.registry.resolver.SchemaResolverConfig;
+import io.apicurio.registry.serde.Legacy4ByteIdHandler;
 import io.apicurio.registry.serde.SerdeConfig;
 import io.apicurio.registry.serde.config.IdOption;
 import org.jspecify.annotations.Nullable;
@@ -178,7 +179,7 @@ public class SchemaRegistryProperties {
 		settings.put(SerdeConfig.AUTO_REGISTER_ARTIFACT, this.autoRegister);
 		settings.put(SerdeConfig.ENABLE_HEADERS, false);
 		if (this.wireFormat == WireFormat.CONFLUENT) {
-			settings.put(SerdeConfig.ENABLE_CONFLUENT_ID_HANDLER, true);
+			settings.put(SerdeConfig.ID_HANDLER, Legacy4ByteIdHandler.class.getName());
 			settings.put(SerdeConfig.USE_ID, IdOption.contentId.name());
 		}
 		else {
