@@ -1,7 +1,6 @@
 package dev.outboxstarter.schemaregistry;
 
 import java.io.IOException;
-import java.net.http.HttpTimeoutException;
 import java.nio.ByteBuffer;
 import java.time.Duration;
 import java.util.HashMap;
@@ -25,6 +24,7 @@ import io.apicurio.registry.resolver.strategy.ArtifactReference;
 import io.apicurio.registry.rest.client.RegistryClient;
 import io.apicurio.registry.rest.client.RegistryClientFactory;
 import io.apicurio.registry.rest.client.exception.ArtifactNotFoundException;
+import io.apicurio.registry.rest.client.exception.RestClientException;
 import io.apicurio.registry.rest.client.exception.RuleNotFoundException;
 import io.apicurio.registry.rest.client.exception.RuleViolationException;
 import io.apicurio.registry.rest.client.exception.VersionNotFoundException;
@@ -170,12 +170,29 @@ final class RegisteringSerializer<T> implements AutoCloseable {
 					+ ", and outbox.schema-registry.auto-register is false. Register the schema under that subject "
 					+ "first, or set outbox.schema-registry.auto-register=true", failure);
 		}
-		if (find(failure, IOException.class) != null || find(failure, HttpTimeoutException.class) != null) {
+		RestClientException clientFailure = find(failure, RestClientException.class);
+		// Apicurio's client reports a request that got no answer at all as an error without a status.
+		boolean unanswered = (clientFailure != null && clientFailure.getError() != null
+				&& clientFailure.getError().getErrorCode() == null);
+		if (unanswered || find(failure, IOException.class) != null) {
 			return new SchemaRegistryException(event + ": the schema registry at " + this.properties.getUrl()
-					+ " cannot be reached (" + rootMessage(failure) + "), and the schema is not cached yet. The event "
+					+ " cannot be reached (" + reason(failure) + "), and the schema is not cached yet. The event "
 					+ "is refused and its transaction does not commit; retry once the registry answers", failure);
 		}
-		return new SchemaRegistryException(event + ": " + rootMessage(failure), failure);
+		return new SchemaRegistryException(event + ": " + reason(failure), failure);
+	}
+
+	/**
+	 * What went wrong, in the registry's words when it answered.
+	 */
+	private static String reason(Throwable failure) {
+		RestClientException clientFailure = find(failure, RestClientException.class);
+		if (clientFailure != null && clientFailure.getError() != null) {
+			io.apicurio.registry.rest.v2.beans.Error error = clientFailure.getError();
+			String status = (error.getErrorCode() != null) ? " (HTTP " + error.getErrorCode() + ")" : "";
+			return error.getName() + status + ((error.getMessage() != null) ? ": " + error.getMessage() : "");
+		}
+		return rootMessage(failure);
 	}
 
 	/**
@@ -187,7 +204,7 @@ final class RegisteringSerializer<T> implements AutoCloseable {
 			return type + "=" + call(() -> ruleConfig(type, subject), target, subject);
 		}
 		catch (SchemaRegistryException ex) {
-			return type + " (its setting could not be read: " + rootMessage(ex) + ")";
+			return type + " (its setting could not be read: " + ex.getMessage() + ")";
 		}
 	}
 
