@@ -71,6 +71,16 @@ public record OutboxMessage(UUID id, String eventType, @Nullable String aggregat
 	}
 
 	/**
+	 * The same message with other headers.
+	 * @param headers the headers
+	 * @return the message
+	 */
+	public OutboxMessage withHeaders(Map<String, String> headers) {
+		return new OutboxMessage(this.id, this.eventType, this.aggregateType, this.aggregateId, this.destination,
+				this.key, this.payload, headers, this.occurredAt, this.deliverAt, this.contentType);
+	}
+
+	/**
 	 * The payload as it is sent: the JSON's UTF-8 bytes, or the bytes a payload serializer wrote.
 	 * @return the bytes
 	 * @throws IllegalStateException when a binary payload is not Base64, which only a row changed

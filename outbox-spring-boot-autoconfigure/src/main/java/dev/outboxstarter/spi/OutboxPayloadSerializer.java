@@ -45,4 +45,18 @@ public interface OutboxPayloadSerializer {
 	 */
 	SerializedPayload serialize(Object event, PayloadTarget target);
 
+	/**
+	 * Reads a payload this format wrote back into an event, for the test kit's {@code payloadAs} and for
+	 * tools that show payloads decoded. Formats that cannot read their payloads back need not.
+	 * @param <T> the event's type
+	 * @param payload the bytes {@link #serialize} wrote
+	 * @param type the class to read them as
+	 * @param target where the message was published
+	 * @return the event
+	 * @throws UnsupportedOperationException when this format cannot read its payloads back
+	 */
+	default <T> T deserialize(byte[] payload, Class<T> type, PayloadTarget target) {
+		throw new UnsupportedOperationException("The payload format '" + format() + "' cannot read its payloads back");
+	}
+
 }
