@@ -1,11 +1,16 @@
 package dev.outboxstarter.schemaregistry;
 
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+
 import dev.outboxstarter.spi.OutboxPayloadSerializer;
 import dev.outboxstarter.spi.PayloadTarget;
 import dev.outboxstarter.spi.SerializedPayload;
+import io.apicurio.registry.serde.avro.AvroKafkaDeserializer;
 import io.apicurio.registry.serde.avro.AvroKafkaSerdeConfig;
 import io.apicurio.registry.serde.avro.AvroKafkaSerializer;
 import org.apache.avro.generic.IndexedRecord;
+import org.apache.avro.specific.SpecificRecord;
 
 /**
  * Writes events as Avro, with Apicurio Registry's {@link AvroKafkaSerializer}: the event's schema
@@ -33,6 +38,8 @@ public class AvroPayloadSerializer implements OutboxPayloadSerializer, AutoClose
 	private final boolean reflection;
 
 	private final RegisteringSerializer<Object> serializer;
+
+	private final Map<Class<?>, AvroKafkaDeserializer<Object>> readers = new ConcurrentHashMap<>();
 
 	/**
 	 * Creates a serializer for a registry.
@@ -68,8 +75,30 @@ public class AvroPayloadSerializer implements OutboxPayloadSerializer, AutoClose
 		return this.serializer.serialize(event, target);
 	}
 
+	/**
+	 * Reads a payload back with Apicurio's {@link AvroKafkaDeserializer}: as the generated class for a
+	 * class Avro generates, else as a {@link org.apache.avro.generic.GenericRecord}.
+	 */
+	@Override
+	public <T> T deserialize(byte[] payload, Class<T> type, PayloadTarget target) {
+		AvroKafkaDeserializer<Object> reader = this.readers.computeIfAbsent(type, (key) -> {
+			AvroKafkaDeserializer<Object> created = new AvroKafkaDeserializer<>();
+			Map<String, Object> settings = this.serializer.settings();
+			settings.put(AvroKafkaSerdeConfig.USE_SPECIFIC_AVRO_READER, SpecificRecord.class.isAssignableFrom(key));
+			created.configure(settings, false);
+			return created;
+		});
+		Object event = this.serializer.deserialize(payload, target, reader::deserialize);
+		if (!type.isInstance(event)) {
+			throw new SchemaRegistryException("Cannot read the AVRO payload of event '" + target.eventType() + "' as "
+					+ type.getName() + ": it holds a " + event.getClass().getName());
+		}
+		return type.cast(event);
+	}
+
 	@Override
 	public void close() {
+		this.readers.values().forEach(AvroKafkaDeserializer::close);
 		this.serializer.close();
 	}
 

@@ -1,9 +1,15 @@
 package dev.outboxstarter.schemaregistry;
 
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+
+import com.google.protobuf.GeneratedMessageV3;
 import com.google.protobuf.Message;
 import dev.outboxstarter.spi.OutboxPayloadSerializer;
 import dev.outboxstarter.spi.PayloadTarget;
 import dev.outboxstarter.spi.SerializedPayload;
+import io.apicurio.registry.serde.SerdeConfig;
+import io.apicurio.registry.serde.protobuf.ProtobufKafkaDeserializer;
 import io.apicurio.registry.serde.protobuf.ProtobufKafkaSerializer;
 
 /**
@@ -30,6 +36,8 @@ public class ProtobufPayloadSerializer implements OutboxPayloadSerializer, AutoC
 	public static final String CONTENT_TYPE = "application/x-protobuf";
 
 	private final RegisteringSerializer<Message> serializer;
+
+	private final Map<Class<?>, ProtobufKafkaDeserializer<Message>> readers = new ConcurrentHashMap<>();
 
 	/**
 	 * Creates a serializer for a registry.
@@ -63,8 +71,32 @@ public class ProtobufPayloadSerializer implements OutboxPayloadSerializer, AutoC
 		return this.serializer.serialize(message, target);
 	}
 
+	/**
+	 * Reads a payload back with Apicurio's {@link ProtobufKafkaDeserializer}: as the generated class for a
+	 * class Protobuf generates, else as a {@link com.google.protobuf.DynamicMessage}.
+	 */
+	@Override
+	public <T> T deserialize(byte[] payload, Class<T> type, PayloadTarget target) {
+		ProtobufKafkaDeserializer<Message> reader = this.readers.computeIfAbsent(type, (key) -> {
+			ProtobufKafkaDeserializer<Message> created = new ProtobufKafkaDeserializer<>();
+			Map<String, Object> settings = this.serializer.settings();
+			if (GeneratedMessageV3.class.isAssignableFrom(key)) {
+				settings.put(SerdeConfig.DESERIALIZER_SPECIFIC_VALUE_RETURN_CLASS, key.getName());
+			}
+			created.configure(settings, false);
+			return created;
+		});
+		Object event = this.serializer.deserialize(payload, target, reader::deserialize);
+		if (!type.isInstance(event)) {
+			throw new SchemaRegistryException("Cannot read the PROTOBUF payload of event '" + target.eventType()
+					+ "' as " + type.getName() + ": it holds a " + event.getClass().getName());
+		}
+		return type.cast(event);
+	}
+
 	@Override
 	public void close() {
+		this.readers.values().forEach(ProtobufKafkaDeserializer::close);
 		this.serializer.close();
 	}
 

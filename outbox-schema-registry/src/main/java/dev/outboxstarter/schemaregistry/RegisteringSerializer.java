@@ -16,6 +16,7 @@ import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.BiFunction;
 import java.util.function.Supplier;
 
 import dev.outboxstarter.spi.PayloadTarget;
@@ -108,6 +109,32 @@ final class RegisteringSerializer<T> implements AutoCloseable {
 		});
 		byte[] bytes = call(() -> serializer.serialize(topic, event), target, subject(target));
 		return new SerializedPayload(bytes, this.contentType, schemaUri(serializer, bytes));
+	}
+
+	/**
+	 * Reads a payload back with one of Apicurio's deserializers, configured as the serializers are.
+	 * @param bytes the payload
+	 * @param target where it was published
+	 * @param deserializer reads the bytes of a topic
+	 * @return the event
+	 */
+	Object deserialize(byte[] bytes, PayloadTarget target, BiFunction<String, byte[], Object> deserializer) {
+		String subject = subject(target);
+		try {
+			return call(() -> deserializer.apply(topic(target), bytes), target, subject);
+		}
+		catch (SchemaRegistryException ex) {
+			throw new SchemaRegistryException(ex.getMessage().replaceFirst("^Cannot write", "Cannot read"),
+					ex.getCause());
+		}
+	}
+
+	/**
+	 * The settings of Apicurio's serializers and deserializers.
+	 * @return a copy to add to
+	 */
+	Map<String, Object> settings() {
+		return this.properties.serdeSettings();
 	}
 
 	/**

@@ -203,6 +203,18 @@ class AvroPayloadSerializerTests {
 	}
 
 	@Test
+	void readsItsPayloadsBackAsTheGeneratedClassOrAsAGenericRecord() {
+		this.serializer = serializer(WireFormat.CONFLUENT, Map.of());
+		OrderPlaced order = order("order-10");
+		PayloadTarget target = kafka("orders-" + this.run);
+		byte[] bytes = this.serializer.serialize(order, target).bytes();
+
+		assertThat(this.serializer.deserialize(bytes, OrderPlaced.class, target)).isEqualTo(order);
+		assertThat(this.serializer.deserialize(bytes, GenericRecord.class, target).get("orderId"))
+			.hasToString("order-10");
+	}
+
+	@Test
 	void anEventThatIsNotAnAvroRecordIsRefused() {
 		this.serializer = serializer(WireFormat.CONFLUENT, Map.of());
 

@@ -88,6 +88,16 @@ class ProtobufPayloadSerializerTests {
 	}
 
 	@Test
+	void readsItsPayloadsBackAsTheGeneratedClass() {
+		this.serializer = serializer(WireFormat.CONFLUENT);
+		ShipmentDispatched shipment = shipment("shipment-4");
+		PayloadTarget target = kafka("shipments-" + this.run);
+		byte[] bytes = this.serializer.serialize(shipment, target).bytes();
+
+		assertThat(this.serializer.deserialize(bytes, ShipmentDispatched.class, target)).isEqualTo(shipment);
+	}
+
+	@Test
 	void anEventThatIsNotAProtobufMessageIsRefused() {
 		this.serializer = serializer(WireFormat.CONFLUENT);
 

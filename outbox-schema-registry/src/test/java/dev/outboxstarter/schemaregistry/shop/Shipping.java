@@ -1,0 +1,41 @@
+package dev.outboxstarter.schemaregistry.shop;
+
+import dev.outboxstarter.Outbox;
+
+import org.springframework.jdbc.core.JdbcTemplate;
+import org.springframework.stereotype.Service;
+import org.springframework.transaction.annotation.Transactional;
+
+/**
+ * Ships orders: a row of the shop's and the Avro event that says so, committed together.
+ */
+@Service
+public class Shipping {
+
+	/**
+	 * The shop's own table.
+	 */
+	public static final String TABLE = "schema_registry_shop_shipment";
+
+	private final JdbcTemplate jdbc;
+
+	private final Outbox outbox;
+
+	Shipping(JdbcTemplate jdbc, Outbox outbox) {
+		this.jdbc = jdbc;
+		this.outbox = outbox;
+	}
+
+	@Transactional
+	public void ship(String orderId, String carrier) {
+		this.jdbc.update("INSERT INTO " + TABLE + " (order_id, carrier) VALUES (?, ?)", orderId, carrier);
+		this.outbox.publish(OrderShipped.newBuilder().setOrderId(orderId).setCarrier(carrier).build());
+	}
+
+	@Transactional
+	public void shipThenFail(String orderId, String carrier) {
+		ship(orderId, carrier);
+		throw new IllegalStateException("The carrier refused order " + orderId);
+	}
+
+}
