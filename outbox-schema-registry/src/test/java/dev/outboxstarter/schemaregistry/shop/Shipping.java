@@ -1,6 +1,9 @@
 package dev.outboxstarter.schemaregistry.shop;
 
+import java.util.Map;
+
 import dev.outboxstarter.Outbox;
+import dev.outboxstarter.OutboxRoute;
 
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.stereotype.Service;
@@ -30,6 +33,17 @@ public class Shipping {
 	public void ship(String orderId, String carrier) {
 		this.jdbc.update("INSERT INTO " + TABLE + " (order_id, carrier) VALUES (?, ?)", orderId, carrier);
 		this.outbox.publish(OrderShipped.newBuilder().setOrderId(orderId).setCarrier(carrier).build());
+	}
+
+	/**
+	 * Ships an order and announces it on a topic of the caller's choosing, a route of the programmatic
+	 * API that names no payload format: the Avro serializer claims the generated class.
+	 */
+	@Transactional
+	public void shipAnnouncingOn(String topic, String orderId, String carrier) {
+		this.jdbc.update("INSERT INTO " + TABLE + " (order_id, carrier) VALUES (?, ?)", orderId, carrier);
+		this.outbox.publish(OutboxRoute.kafka("order-shipped", topic, orderId),
+				OrderShipped.newBuilder().setOrderId(orderId).setCarrier(carrier).build(), Map.of());
 	}
 
 	@Transactional

@@ -1,5 +1,9 @@
 package dev.outboxstarter.schemaregistry.shop;
 
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -36,6 +40,7 @@ import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatException;
 import static org.assertj.core.api.Assertions.assertThatIllegalStateException;
 import static org.awaitility.Awaitility.await;
 
@@ -180,6 +185,39 @@ class ShopIntegrationTests {
 				Integer.class, refused)).isZero();
 		assertThat(this.jdbc.queryForObject("SELECT COUNT(*) FROM " + Shipping.TABLE + " WHERE order_id = ?",
 				Integer.class, refused)).isZero();
+	}
+
+	@Test
+	void anEventWhoseSchemaTheRegistryRefusesKeepsTheShipmentFromCommitting() throws Exception {
+		String topic = "schema-registry-shop-strict-" + UUID.randomUUID().toString().substring(0, 8);
+		String subject = topic + "-value";
+		// The subject's earlier version has a numeric carrier: a text one breaks BACKWARD compatibility.
+		HttpClient http = HttpClient.newHttpClient();
+		String earlier = "{\"type\": \"record\", \"name\": \"OrderShipped\", \"namespace\": "
+				+ "\"dev.outboxstarter.schemaregistry.shop\", \"fields\": [{\"name\": \"orderId\", \"type\": "
+				+ "\"string\"}, {\"name\": \"carrier\", \"type\": \"int\"}]}";
+		for (HttpRequest request : List.of(
+				HttpRequest.newBuilder(URI.create(registry.confluentCompatibleApiUrl() + "/subjects/" + subject + "/versions"))
+					.header("Content-Type", "application/vnd.schemaregistry.v1+json")
+					.POST(HttpRequest.BodyPublishers.ofString(
+							"{\"schema\": \"" + earlier.replace("\"", "\\\"") + "\"}"))
+					.build(),
+				HttpRequest.newBuilder(URI.create(registry.confluentCompatibleApiUrl() + "/config/" + subject))
+					.header("Content-Type", "application/vnd.schemaregistry.v1+json")
+					.PUT(HttpRequest.BodyPublishers.ofString("{\"compatibility\": \"BACKWARD\"}"))
+					.build())) {
+			HttpResponse<String> response = http.send(request, HttpResponse.BodyHandlers.ofString());
+			assertThat(response.statusCode()).as("%s: %s", request.uri(), response.body()).isEqualTo(200);
+		}
+		String order = "order-" + UUID.randomUUID();
+
+		assertThatException().isThrownBy(() -> this.shipping.shipAnnouncingOn(topic, order, "tortoise-express"))
+			.withStackTraceContaining("subject '" + subject + "'")
+			.withStackTraceContaining("COMPATIBILITY=BACKWARD");
+		assertThat(this.jdbc.queryForObject("SELECT COUNT(*) FROM " + Shipping.TABLE + " WHERE order_id = ?",
+				Integer.class, order)).isZero();
+		assertThat(this.jdbc.queryForObject("SELECT COUNT(*) FROM " + OUTBOX_TABLE + " WHERE message_key = ?",
+				Integer.class, order)).isZero();
 	}
 
 	private static ConsumerRecord<String, OrderShipped> awaitRecord(KafkaConsumer<String, OrderShipped> consumer,
