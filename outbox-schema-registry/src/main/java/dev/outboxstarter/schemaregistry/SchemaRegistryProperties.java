@@ -51,7 +51,7 @@ public class SchemaRegistryProperties {
 
 	/**
 	 * URL of the schema registry's API, Apicurio Registry's version 2 API, such as
-	 * {@code http://registry:8080/apis/registry/v2}; the registry's base URL works as well.
+	 * 'http://registry:8080/apis/registry/v2'; the registry's base URL works as well.
 	 */
 	private final String url;
 
