@@ -4,6 +4,7 @@ import java.util.Map;
 
 import dev.outboxstarter.Outbox;
 import dev.outboxstarter.OutboxRoute;
+import dev.outboxstarter.schemaregistry.proto.ShipmentDispatched;
 
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.stereotype.Service;
@@ -44,6 +45,19 @@ public class Shipping {
 		this.jdbc.update("INSERT INTO " + TABLE + " (order_id, carrier) VALUES (?, ?)", orderId, carrier);
 		this.outbox.publish(OutboxRoute.kafka("order-shipped", topic, orderId),
 				OrderShipped.newBuilder().setOrderId(orderId).setCarrier(carrier).build(), Map.of());
+	}
+
+	/**
+	 * Ships an order and raises the Protobuf event of it, routed by the application's properties.
+	 */
+	@Transactional
+	public void dispatch(String orderId, String shipmentId, int parcels) {
+		this.jdbc.update("INSERT INTO " + TABLE + " (order_id, carrier) VALUES (?, ?)", orderId, "own-fleet");
+		this.outbox.publish(ShipmentDispatched.newBuilder()
+			.setOrderId(orderId)
+			.setShipmentId(shipmentId)
+			.setParcels(parcels)
+			.build());
 	}
 
 	@Transactional

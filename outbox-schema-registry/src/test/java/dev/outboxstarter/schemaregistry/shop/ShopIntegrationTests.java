@@ -13,6 +13,7 @@ import java.util.Properties;
 import java.util.UUID;
 
 import dev.outboxstarter.OutboxHeaders;
+import dev.outboxstarter.schemaregistry.proto.ShipmentDispatched;
 import dev.outboxstarter.schemaregistry.server.SchemaRegistryProcess;
 import dev.outboxstarter.testsupport.RabbitTestBroker;
 import dev.outboxstarter.testsupport.RabbitTestBroker.QueueRecorder;
@@ -22,6 +23,7 @@ import dev.outboxstarter.testsupport.TopicRecorder;
 import io.apicurio.registry.serde.SerdeConfig;
 import io.apicurio.registry.serde.avro.AvroKafkaDeserializer;
 import io.apicurio.registry.serde.avro.AvroKafkaSerdeConfig;
+import io.apicurio.registry.serde.protobuf.ProtobufKafkaDeserializer;
 import io.cloudevents.CloudEvent;
 import io.cloudevents.kafka.CloudEventDeserializer;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
@@ -46,17 +48,23 @@ import static org.awaitility.Awaitility.await;
 
 /**
  * An application with the starter and this module, on PostgreSQL: an Avro event committed with a
- * business row arrives on a real Kafka topic and through a real RabbitMQ exchange, and consumers read it
- * with Apicurio's deserializer against the real registry, with no outbox code.
+ * business row arrives on a real Kafka topic and through a real RabbitMQ exchange, a Protobuf one on a
+ * Kafka topic, and consumers read them with Apicurio's deserializers against the real registry, with no
+ * outbox code.
  */
 @SpringBootTest(classes = ShopApplication.class,
 		properties = { "outbox.table-name=" + ShopIntegrationTests.OUTBOX_TABLE, "outbox.relay.poll-interval=100ms",
-				"outbox.cloudevents.source=/shop" })
+				"outbox.cloudevents.source=/shop",
+				"outbox.routes[dev.outboxstarter.schemaregistry.proto.ShipmentDispatched].destination="
+						+ ShopIntegrationTests.SHIPMENTS_TOPIC,
+				"outbox.routes[dev.outboxstarter.schemaregistry.proto.ShipmentDispatched].key=orderId" })
 class ShopIntegrationTests {
 
 	static final String OUTBOX_TABLE = "schema_registry_shop_outbox";
 
 	private static final String TOPIC = "schema-registry-shop-orders";
+
+	static final String SHIPMENTS_TOPIC = "schema-registry-shop-shipments";
 
 	private static final String CLOUD_EVENTS_TOPIC = "schema-registry-shop-cloudevents";
 
@@ -73,6 +81,7 @@ class ShopIntegrationTests {
 		jdbc.execute("CREATE TABLE " + Shipping.TABLE + " (order_id VARCHAR(64) PRIMARY KEY, carrier VARCHAR(64))");
 		TestKafka.createTopic(TOPIC, 1);
 		TestKafka.createTopic(CLOUD_EVENTS_TOPIC, 1);
+		TestKafka.createTopic(SHIPMENTS_TOPIC, 1);
 		RabbitTestBroker.deleteExchange(EXCHANGE);
 		RabbitTestBroker.declareExchange(EXCHANGE, "topic", false);
 		queue = RabbitTestBroker.record(RabbitTestBroker.uniqueQueue("schema-registry-shop"), EXCHANGE,
@@ -131,6 +140,31 @@ class ShopIntegrationTests {
 					.orElse(null), (found) -> found != null);
 			assertThat(deserializer.deserialize(EXCHANGE, message.getBody()).getCarrier()).isEqualTo("hare-freight");
 			assertThat(message.getMessageProperties().getContentType()).isEqualTo("application/avro");
+		}
+	}
+
+	@Test
+	void aProtobufEventRoutedByPropertiesIsReadFromKafkaWithApicuriosDeserializer() {
+		String order = "order-" + UUID.randomUUID();
+		this.shipping.dispatch(order, "shipment-1", 3);
+
+		ProtobufKafkaDeserializer<ShipmentDispatched> deserializer = new ProtobufKafkaDeserializer<>();
+		deserializer.configure(Map.of(SerdeConfig.REGISTRY_URL, registry.registryApiUrl(), SerdeConfig.ENABLE_HEADERS,
+				false, SerdeConfig.ENABLE_CONFLUENT_ID_HANDLER, true, SerdeConfig.USE_ID, "contentId",
+				SerdeConfig.DESERIALIZER_SPECIFIC_VALUE_RETURN_CLASS, ShipmentDispatched.class.getName()), false);
+		try (KafkaConsumer<String, ShipmentDispatched> consumer = new KafkaConsumer<>(consumerConfig(),
+				new StringDeserializer(), deserializer)) {
+			consumer.assign(TopicRecorder.partitionsOf(consumer, SHIPMENTS_TOPIC));
+			List<ConsumerRecord<String, ShipmentDispatched>> records = new ArrayList<>();
+			ConsumerRecord<String, ShipmentDispatched> record = await().atMost(Duration.ofSeconds(30))
+				.pollInterval(Duration.ofMillis(50))
+				.until(() -> {
+					consumer.poll(Duration.ofMillis(100)).forEach(records::add);
+					return records.stream().filter((received) -> order.equals(received.key())).findFirst().orElse(null);
+				}, (found) -> found != null);
+			assertThat(record.value()).isEqualTo(
+					ShipmentDispatched.newBuilder().setOrderId(order).setShipmentId("shipment-1").setParcels(3).build());
+			assertThat(header(record, OutboxHeaders.CONTENT_TYPE)).isEqualTo("application/x-protobuf");
 		}
 	}
 
