@@ -46,8 +46,20 @@ public interface OutboxPayloadSerializer {
 	SerializedPayload serialize(Object event, PayloadTarget target);
 
 	/**
+	 * Whether this format writes payloads of a content type. A stored or published payload records its
+	 * content type, not the format that wrote it: this is how the test kit's {@code payloadAs} finds the
+	 * format to {@linkplain #deserialize read it back} with. No content type by default.
+	 * @param contentType a content type, as a {@link SerializedPayload} gave it
+	 * @return whether this format writes payloads of that content type
+	 */
+	default boolean writes(String contentType) {
+		return false;
+	}
+
+	/**
 	 * Reads a payload this format wrote back into an event, for the test kit's {@code payloadAs} and for
-	 * tools that show payloads decoded. Formats that cannot read their payloads back need not.
+	 * tools that show payloads decoded; such a format also says which content types it
+	 * {@linkplain #writes(String) writes}. Formats that cannot read their payloads back need not.
 	 * @param <T> the event's type
 	 * @param payload the bytes {@link #serialize} wrote
 	 * @param type the class to read them as
