@@ -63,6 +63,14 @@ public class AvroPayloadSerializer implements OutboxPayloadSerializer, AutoClose
 		return IndexedRecord.class.isAssignableFrom(eventType);
 	}
 
+	/**
+	 * Writes payloads of {@value #CONTENT_TYPE}, which {@link #deserialize} reads back.
+	 */
+	@Override
+	public boolean writes(String contentType) {
+		return CONTENT_TYPE.equals(contentType);
+	}
+
 	@Override
 	public SerializedPayload serialize(Object event, PayloadTarget target) {
 		if (!this.reflection && !(event instanceof IndexedRecord)) {

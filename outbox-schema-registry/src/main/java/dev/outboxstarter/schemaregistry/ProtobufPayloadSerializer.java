@@ -61,6 +61,14 @@ public class ProtobufPayloadSerializer implements OutboxPayloadSerializer, AutoC
 		return Message.class.isAssignableFrom(eventType);
 	}
 
+	/**
+	 * Writes payloads of {@value #CONTENT_TYPE}, which {@link #deserialize} reads back.
+	 */
+	@Override
+	public boolean writes(String contentType) {
+		return CONTENT_TYPE.equals(contentType);
+	}
+
 	@Override
 	public SerializedPayload serialize(Object event, PayloadTarget target) {
 		if (!(event instanceof Message message)) {

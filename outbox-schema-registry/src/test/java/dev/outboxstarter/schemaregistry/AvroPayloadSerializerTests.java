@@ -233,6 +233,15 @@ class AvroPayloadSerializerTests {
 		assertThat(this.serializer.serializesByDefault(String.class)).isFalse();
 	}
 
+	@Test
+	void writesAvroPayloadsOnly() {
+		this.serializer = serializer(WireFormat.CONFLUENT, Map.of());
+
+		assertThat(this.serializer.writes("application/avro")).isTrue();
+		assertThat(this.serializer.writes("application/x-protobuf")).isFalse();
+		assertThat(this.serializer.writes("application/json")).isFalse();
+	}
+
 	private AvroPayloadSerializer serializer(WireFormat wireFormat, Map<String, String> more) {
 		return new AvroPayloadSerializer(new SchemaRegistryProperties(this.registry.registryApiUrl(), wireFormat, true,
 				Duration.ofSeconds(10), more));

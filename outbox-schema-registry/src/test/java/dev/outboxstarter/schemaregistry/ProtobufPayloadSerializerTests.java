@@ -115,6 +115,14 @@ class ProtobufPayloadSerializerTests {
 		assertThat(this.serializer.serializesByDefault(String.class)).isFalse();
 	}
 
+	@Test
+	void writesProtobufPayloadsOnly() {
+		this.serializer = serializer(WireFormat.CONFLUENT);
+
+		assertThat(this.serializer.writes("application/x-protobuf")).isTrue();
+		assertThat(this.serializer.writes("application/avro")).isFalse();
+	}
+
 	private ProtobufPayloadSerializer serializer(WireFormat wireFormat) {
 		return new ProtobufPayloadSerializer(new SchemaRegistryProperties(this.registry.registryApiUrl(), wireFormat,
 				true, Duration.ofSeconds(10), Map.of()));

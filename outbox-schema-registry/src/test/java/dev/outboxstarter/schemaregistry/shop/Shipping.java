@@ -2,6 +2,8 @@ package dev.outboxstarter.schemaregistry.shop;
 
 import java.util.Map;
 
+import javax.sql.DataSource;
+
 import dev.outboxstarter.Outbox;
 import dev.outboxstarter.OutboxRoute;
 import dev.outboxstarter.schemaregistry.proto.ShipmentDispatched;
@@ -24,6 +26,15 @@ public class Shipping {
 	private final JdbcTemplate jdbc;
 
 	private final Outbox outbox;
+
+	/**
+	 * Creates the shop's table, unless an earlier test did: its rows are told apart by their order ids.
+	 * @param dataSource the shop's database
+	 */
+	public static void createTable(DataSource dataSource) {
+		new JdbcTemplate(dataSource).execute("CREATE TABLE IF NOT EXISTS " + TABLE
+				+ " (order_id VARCHAR(64) PRIMARY KEY, carrier VARCHAR(64))");
+	}
 
 	Shipping(JdbcTemplate jdbc, Outbox outbox) {
 		this.jdbc = jdbc;

@@ -76,9 +76,7 @@ class ShopIntegrationTests {
 
 	static {
 		TestDatabase.POSTGRESQL.dropTable(OUTBOX_TABLE);
-		JdbcTemplate jdbc = new JdbcTemplate(TestDatabase.POSTGRESQL.dataSource());
-		jdbc.execute("DROP TABLE IF EXISTS " + Shipping.TABLE);
-		jdbc.execute("CREATE TABLE " + Shipping.TABLE + " (order_id VARCHAR(64) PRIMARY KEY, carrier VARCHAR(64))");
+		Shipping.createTable(TestDatabase.POSTGRESQL.dataSource());
 		TestKafka.createTopic(TOPIC, 1);
 		TestKafka.createTopic(CLOUD_EVENTS_TOPIC, 1);
 		TestKafka.createTopic(SHIPMENTS_TOPIC, 1);
