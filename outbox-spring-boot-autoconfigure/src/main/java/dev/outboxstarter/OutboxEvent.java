@@ -69,6 +69,15 @@ public @interface OutboxEvent {
 	String format() default "";
 
 	/**
+	 * The format of the payload: {@code json}, or the {@link dev.outboxstarter.spi.OutboxPayloadSerializer#format()
+	 * name} of a serializer bean, such as {@code avro} or {@code protobuf} with the
+	 * {@code outbox-schema-registry} module. Defaults to the format of a serializer that claims the event's
+	 * type (the classes Avro and Protobuf generate), else {@code outbox.payload-format}. {@code ${...}}
+	 * placeholders are resolved once.
+	 */
+	String payloadFormat() default "";
+
+	/**
 	 * How long after it is raised (published to the outbox in its transaction, not when that transaction
 	 * commits) the event may be published at the earliest, as an ISO-8601 duration ({@code PT15M}) or in
 	 * Spring Boot's simple form ({@code 15m}); empty for at once.

@@ -34,6 +34,18 @@ public final class OutboxHeaders {
 	 */
 	public static final String REPUBLISHED_FROM = "outbox-republished-from";
 
+	/**
+	 * The payload's media type, on a message whose payload is not JSON (and on a CloudEvent): a Kafka
+	 * header; RabbitMQ carries it as the message's content type.
+	 */
+	public static final String CONTENT_TYPE = "content-type";
+
+	/**
+	 * A URI of the schema a binary payload was written with, when its format names one (see
+	 * {@link dev.outboxstarter.spi.SerializedPayload#schema()}).
+	 */
+	public static final String PAYLOAD_SCHEMA = "outbox-payload-schema";
+
 	private OutboxHeaders() {
 	}
 

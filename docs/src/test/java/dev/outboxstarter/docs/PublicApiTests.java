@@ -10,6 +10,7 @@ import java.util.regex.Pattern;
 
 import dev.outboxstarter.console.OutboxConsoleEndpoint;
 import dev.outboxstarter.core.OutboxAutoConfiguration;
+import dev.outboxstarter.schemaregistry.AvroPayloadSerializer;
 import org.junit.jupiter.api.Test;
 
 import org.springframework.core.io.Resource;
@@ -61,6 +62,7 @@ class PublicApiTests {
 		Set<String> types = new TreeSet<>();
 		types.addAll(publicTypesIn(OutboxAutoConfiguration.class));
 		types.addAll(publicTypesIn(OutboxConsoleEndpoint.class));
+		types.addAll(publicTypesIn(AvroPayloadSerializer.class));
 		return types;
 	}
 

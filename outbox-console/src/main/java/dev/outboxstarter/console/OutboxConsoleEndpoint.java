@@ -196,7 +196,7 @@ public class OutboxConsoleEndpoint {
 			return new WebEndpointResponse<>(WebEndpointResponse.STATUS_NOT_FOUND);
 		}
 		return new WebEndpointResponse<>(new EventDetail(EventRow.of(event), withValues,
-				(event.payload() != null) ? PayloadDecoding.decode(event.payload(), this.json) : null,
+				(event.payload() != null) ? PayloadDecoding.decode(event.payload(), event.contentType(), this.json) : null,
 				(event.headers() != null) ? this.json.readValue(event.headers(), HEADERS) : null,
 				event.lastError()));
 	}
@@ -573,8 +573,10 @@ public class OutboxConsoleEndpoint {
 	 *
 	 * @param encoding {@code json}, {@code text} or {@code base64}
 	 * @param value the payload in that encoding
+	 * @param contentType the media type of a payload in a format other than JSON (Avro, Protobuf),
+	 * {@code null} for JSON
 	 */
-	public record Payload(String encoding, String value) {
+	public record Payload(String encoding, String value, @Nullable String contentType) {
 	}
 
 	/**

@@ -4,26 +4,32 @@ import java.nio.charset.StandardCharsets;
 import java.util.Base64;
 
 import dev.outboxstarter.console.OutboxConsoleEndpoint.Payload;
+import org.jspecify.annotations.Nullable;
 import tools.jackson.core.JacksonException;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
- * Decides how the console shows a payload: JSON as JSON, other text as text, and anything that is not
- * printable text (a binary format stored as characters) as Base64 of its UTF-8 bytes, never garbled.
+ * Decides how the console shows a payload: a payload serializer's binary format (stored in Base64) as
+ * Base64 with its content type, JSON as JSON, other text as text, and anything else that is not
+ * printable text as Base64 of its UTF-8 bytes, never garbled.
  */
 final class PayloadDecoding {
 
 	private PayloadDecoding() {
 	}
 
-	static Payload decode(String payload, JsonMapper json) {
+	static Payload decode(String payload, @Nullable String contentType, JsonMapper json) {
+		if (contentType != null) {
+			return new Payload("base64", payload, contentType);
+		}
 		if (isJson(payload, json)) {
-			return new Payload("json", payload);
+			return new Payload("json", payload, null);
 		}
 		if (isPrintable(payload)) {
-			return new Payload("text", payload);
+			return new Payload("text", payload, null);
 		}
-		return new Payload("base64", Base64.getEncoder().encodeToString(payload.getBytes(StandardCharsets.UTF_8)));
+		return new Payload("base64", Base64.getEncoder().encodeToString(payload.getBytes(StandardCharsets.UTF_8)),
+				null);
 	}
 
 	private static boolean isJson(String payload, JsonMapper json) {

@@ -19,25 +19,32 @@ class PayloadDecodingTests {
 
 	@Test
 	void jsonIsShownAsJson() {
-		assertThat(PayloadDecoding.decode("{\"total\":12,\"note\":\"caf\u00e9 \ud83d\udce6\"}", this.json))
-			.isEqualTo(new Payload("json", "{\"total\":12,\"note\":\"caf\u00e9 \ud83d\udce6\"}"));
+		assertThat(PayloadDecoding.decode("{\"total\":12,\"note\":\"caf\u00e9 \ud83d\udce6\"}", null, this.json))
+			.isEqualTo(new Payload("json", "{\"total\":12,\"note\":\"caf\u00e9 \ud83d\udce6\"}", null));
 	}
 
 	@Test
 	void printableTextThatIsNotJsonIsShownAsText() {
-		assertThat(PayloadDecoding.decode("order 7 shipped\n\tto Z\u00fcrich", this.json))
-			.isEqualTo(new Payload("text", "order 7 shipped\n\tto Z\u00fcrich"));
+		assertThat(PayloadDecoding.decode("order 7 shipped\n\tto Z\u00fcrich", null, this.json))
+			.isEqualTo(new Payload("text", "order 7 shipped\n\tto Z\u00fcrich", null));
 	}
 
 	@Test
 	void controlCharactersReplacementCharactersAndLoneSurrogatesAreShownAsBase64OfTheirUtf8Bytes() {
 		for (String binary : new String[] { "\u0000\u0001avro\u0002", "bytes \ufffd\ufffd that were not UTF-8",
 				"half \ud83d of a pair" }) {
-			Payload payload = PayloadDecoding.decode(binary, this.json);
+			Payload payload = PayloadDecoding.decode(binary, null, this.json);
 			assertThat(payload.encoding()).as(binary).isEqualTo("base64");
 			assertThat(Base64.getDecoder().decode(payload.value())).as(binary)
 				.isEqualTo(binary.getBytes(StandardCharsets.UTF_8));
 		}
+	}
+
+	@Test
+	void aPayloadInABinaryFormatIsShownAsTheBase64ItIsStoredInWithItsContentType() {
+		String avro = Base64.getEncoder().encodeToString(new byte[] { 0, 0, 0, 0, 7, 2, 'a' });
+		assertThat(PayloadDecoding.decode(avro, "application/avro", this.json))
+			.isEqualTo(new Payload("base64", avro, "application/avro"));
 	}
 
 }

@@ -3,6 +3,7 @@ package dev.outboxstarter.logrelay;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Base64;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
@@ -17,7 +18,10 @@ import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 
 import dev.outboxstarter.logrelay.LogRelayTestApplication.Arrival;
+import dev.outboxstarter.logrelay.LogRelayTestApplication.BinaryCloudTwin;
+import dev.outboxstarter.logrelay.LogRelayTestApplication.BinaryTwin;
 import dev.outboxstarter.logrelay.LogRelayTestApplication.Instance;
+import dev.outboxstarter.logrelay.LogRelayTestApplication.JsonCloudTwin;
 import dev.outboxstarter.logrelay.LogRelayTestApplication.KeyedStep;
 import dev.outboxstarter.logrelay.LogRelayTestApplication.Survivor;
 import dev.outboxstarter.logrelay.LogRelayTestApplication.Twin;
@@ -159,31 +163,68 @@ class LogRelayIntegrationTests {
 				pollingInstance.inTransaction((outbox) -> {
 					outbox.publish("Order", "o-" + event, new Twin(event, "ünïcödé ✓ \"quoted\""));
 					outbox.publish(new Twin(100 + event, "no aggregate, no key"));
+					outbox.publish("Parcel", "p-" + event, new BinaryTwin(200 + event));
+					outbox.publish("Parcel", "p-" + event, new BinaryCloudTwin(300 + event));
+					outbox.publish("Parcel", "p-" + event, new JsonCloudTwin(400 + event));
 				});
 			}
 			try (RecordedMessages topic = new RecordedMessages(TestKafka.bootstrapServers(), "log-relay-twins")) {
 				await().atMost(Duration.ofSeconds(60))
 					.pollInterval(Duration.ofMillis(50))
-					.until(() -> topic.poll().size() >= 40);
+					.until(() -> topic.poll().size() >= 100);
 				Map<String, List<Message>> byId = topic.poll()
 					.stream()
 					.collect(Collectors.groupingBy(Message::messageId));
-				assertThat(byId).hasSize(20);
+				assertThat(byId).hasSize(50);
 				byId.forEach((id, copies) -> {
 					assertThat(copies).as(id).hasSize(2);
 					assertThat(copies.get(0)).as(id).isEqualTo(copies.get(1));
 				});
-				Message keyed = byId.values().stream().map((copies) -> copies.get(0))
-					.filter((message) -> !"null".equals(message.key()))
-					.findFirst()
-					.orElseThrow();
-				List<String> names = keyed.headers().stream().map((header) -> header.substring(0, header.indexOf('=')))
-					.toList();
-				assertThat(names.subList(0, 2)).containsExactlyInAnyOrder("traceparent", "tenant");
-				assertThat(names.subList(2, names.size())).containsExactly("outbox-message-id", "outbox-event-type",
-						"outbox-aggregate-type", "outbox-aggregate-id", "outbox-occurred-at");
+				List<Message> firsts = byId.values().stream().map((copies) -> copies.get(0)).toList();
+				List<String> outboxHeaders = List.of("outbox-message-id", "outbox-event-type", "outbox-aggregate-type",
+						"outbox-aggregate-id", "outbox-occurred-at");
+				List<String> cloudEventHeaders = List.of("ce_id", "ce_source", "ce_specversion", "ce_type",
+						"ce_subject", "ce_time");
+				assertHeaders(keyed(firsts, "Twin"), List.of("traceparent", "tenant"), outboxHeaders);
+				Message binary = keyed(firsts, "BinaryTwin");
+				assertThat(Base64.getDecoder().decode(binary.value())).startsWith(0).contains(0xff);
+				assertHeaders(binary, List.of("traceparent", "tenant", "outbox-payload-schema"),
+						concat(outboxHeaders, List.of("content-type")));
+				assertHeaders(keyed(firsts, "BinaryCloudTwin"), List.of("traceparent", "tenant", "outbox-payload-schema"),
+						concat(outboxHeaders, cloudEventHeaders, List.of("ce_dataschema", "content-type")));
+				assertHeaders(keyed(firsts, "JsonCloudTwin"), List.of("traceparent", "tenant"),
+						concat(outboxHeaders, cloudEventHeaders, List.of("content-type")));
 			}
 		}
+	}
+
+	/**
+	 * The first message of an event type that has a key.
+	 */
+	private static Message keyed(List<Message> messages, String eventType) {
+		String header = "outbox-event-type="
+				+ Base64.getEncoder().encodeToString(eventType.getBytes(StandardCharsets.UTF_8));
+		return messages.stream()
+			.filter((message) -> message.headers().contains(header) && !"null".equals(message.key()))
+			.findFirst()
+			.orElseThrow(() -> new AssertionError("No keyed " + eventType + " among " + messages));
+	}
+
+	/**
+	 * Asserts a message's header names: the stored ones first, in the order of the map they were stored
+	 * from, then the outbox's own in the transport's order.
+	 */
+	private static void assertHeaders(Message message, List<String> stored, List<String> then) {
+		List<String> names = message.headers().stream().map((header) -> header.substring(0, header.indexOf('=')))
+			.toList();
+		assertThat(names).hasSize(stored.size() + then.size());
+		assertThat(names.subList(0, stored.size())).containsExactlyInAnyOrderElementsOf(stored);
+		assertThat(names.subList(stored.size(), names.size())).containsExactlyElementsOf(then);
+	}
+
+	@SafeVarargs
+	private static List<String> concat(List<String>... lists) {
+		return Arrays.stream(lists).flatMap(List::stream).toList();
 	}
 
 	@Test

@@ -1,5 +1,7 @@
 package dev.outboxstarter.logrelay;
 
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Consumer;
@@ -7,6 +9,9 @@ import java.util.function.Consumer;
 import dev.outboxstarter.Outbox;
 import dev.outboxstarter.OutboxEvent;
 import dev.outboxstarter.spi.EventHeadersContributor;
+import dev.outboxstarter.spi.OutboxPayloadSerializer;
+import dev.outboxstarter.spi.PayloadTarget;
+import dev.outboxstarter.spi.SerializedPayload;
 import dev.outboxstarter.testsupport.TestDatabase;
 import dev.outboxstarter.testsupport.TestKafka;
 
@@ -32,6 +37,11 @@ class LogRelayTestApplication {
 		};
 	}
 
+	@Bean
+	PrefixedFormat prefixedFormat() {
+		return new PrefixedFormat();
+	}
+
 	/**
 	 * Starts an instance.
 	 * @param table the outbox table
@@ -41,7 +51,8 @@ class LogRelayTestApplication {
 	static Instance start(String table, String... properties) {
 		List<String> all = new ArrayList<>(List.of(TestDatabase.POSTGRESQL.properties()));
 		all.addAll(List.of("outbox.table-name=" + table, "spring.kafka.bootstrap-servers=" + TestKafka.bootstrapServers(),
-				"spring.main.banner-mode=off", "outbox.relay.poll-interval=100ms"));
+				"spring.main.banner-mode=off", "outbox.relay.poll-interval=100ms",
+				"outbox.cloudevents.source=/log-relay-tests"));
 		all.addAll(List.of(properties));
 		return new Instance(new SpringApplicationBuilder(LogRelayTestApplication.class)
 			.properties(all.toArray(String[]::new))
@@ -95,6 +106,50 @@ class LogRelayTestApplication {
 
 	@OutboxEvent(destination = "log-relay-twins")
 	record Twin(int n, String note) {
+	}
+
+	@OutboxEvent(destination = "log-relay-twins", payloadFormat = PrefixedFormat.NAME)
+	record BinaryTwin(int n) implements Numbered {
+	}
+
+	@OutboxEvent(destination = "log-relay-twins", format = "cloudevents", payloadFormat = PrefixedFormat.NAME)
+	record BinaryCloudTwin(int n) implements Numbered {
+	}
+
+	@OutboxEvent(destination = "log-relay-twins", format = "cloudevents")
+	record JsonCloudTwin(int n) {
+	}
+
+	interface Numbered {
+
+		int n();
+
+	}
+
+	/**
+	 * A binary format of the tests' own, with a schema: a zero byte, the destination, the bytes 0xFF and
+	 * 0x00, then the number, none of it valid as JSON or as UTF-8.
+	 */
+	static final class PrefixedFormat implements OutboxPayloadSerializer {
+
+		static final String NAME = "prefixed";
+
+		static final String CONTENT_TYPE = "application/x-prefixed";
+
+		@Override
+		public String format() {
+			return NAME;
+		}
+
+		@Override
+		public SerializedPayload serialize(Object event, PayloadTarget target) {
+			byte[] destination = target.destination().getBytes(StandardCharsets.UTF_8);
+			byte[] number = Integer.toString(((Numbered) event).n()).getBytes(StandardCharsets.UTF_8);
+			ByteBuffer bytes = ByteBuffer.allocate(destination.length + number.length + 3);
+			bytes.put((byte) 0).put(destination).put((byte) 0xff).put((byte) 0).put(number);
+			return new SerializedPayload(bytes.array(), CONTENT_TYPE, "urn:prefixed:" + target.destination());
+		}
+
 	}
 
 	@OutboxEvent(destination = "log-relay-kill")

@@ -230,8 +230,14 @@ class RabbitOutboxTransport implements OutboxTransport, DisposableBean {
 
 	static Message toAmqp(OutboxMessage message) {
 		MessageProperties properties = new MessageProperties();
-		properties.setContentType(MessageProperties.CONTENT_TYPE_JSON);
-		properties.setContentEncoding(StandardCharsets.UTF_8.name());
+		String contentType = message.contentType();
+		if (contentType != null) {
+			properties.setContentType(contentType);
+		}
+		else {
+			properties.setContentType(MessageProperties.CONTENT_TYPE_JSON);
+			properties.setContentEncoding(StandardCharsets.UTF_8.name());
+		}
 		properties.setDeliveryMode(MessageDeliveryMode.PERSISTENT);
 		properties.setMessageId(message.id().toString());
 		properties.setType(message.eventType());
@@ -253,7 +259,7 @@ class RabbitOutboxTransport implements OutboxTransport, DisposableBean {
 		put(headers, OutboxHeaders.AGGREGATE_ID, message.aggregateId());
 		put(headers, OutboxHeaders.OCCURRED_AT, message.occurredAt().toString());
 		put(headers, OutboxHeaders.MESSAGE_KEY, message.key());
-		return new Message(message.payload().getBytes(StandardCharsets.UTF_8), properties);
+		return new Message(message.payloadBytes(), properties);
 	}
 
 	private static String asAmqpCloudEventHeader(String stored) {

@@ -54,6 +54,7 @@ import dev.outboxstarter.operations.OutboxTesting;
 import dev.outboxstarter.spi.CommittedEventsListener;
 import dev.outboxstarter.spi.EventHeadersContributor;
 import dev.outboxstarter.spi.OutboxDeliveryListener;
+import dev.outboxstarter.spi.OutboxPayloadSerializer;
 import dev.outboxstarter.spi.OutboxTransport;
 import dev.outboxstarter.spi.OutboxTransportDecorator;
 import tools.jackson.databind.json.JsonMapper;
@@ -137,7 +138,7 @@ public final class OutboxAutoConfiguration {
 		properties.getRoutes()
 			.forEach((type, route) -> routes.put(type, new RouteDefinition(route.getEventType(), route.getTransport(),
 					route.getDestination(), route.getKey(), route.getFormat(), route.getDelay(),
-					route.getDelayHoldsKey())));
+					route.getDelayHoldsKey(), route.getPayloadFormat())));
 		RoutableTransports routable = (properties.getRelay().getMode() == RelayMode.LOG)
 				? RoutableTransports.forLogRelay(transports.names(), properties.getDefaultTransport())
 				: RoutableTransports.all(transports.names(), properties.getDefaultTransport());
@@ -209,14 +210,21 @@ public final class OutboxAutoConfiguration {
 			OutboxStore store, OutboxProperties properties, ObjectProvider<CaptureFlushHook> flushHooks,
 			ObjectProvider<EventHeadersContributor> headersContributors,
 			ObjectProvider<CommittedEventsListener> committedListeners, ObjectProvider<FastPathDispatcher> fastPath,
-			ApplicationEventPublisher publisher, ListableBeanFactory beanFactory) {
+			ObjectProvider<OutboxPayloadSerializer> payloadSerializers, ApplicationEventPublisher publisher,
+			ListableBeanFactory beanFactory) {
 		RelayHandOff relayHandOff = (fastPath.getIfAvailable() != null)
 				? new RelayHandOff(properties.getFastPath().getGracePeriod()) : RelayHandOff.IMMEDIATE;
 		CommitSteps steps = new CommitSteps(flushHooks.orderedStream().toList(), publisher, store, relayHandOff,
 				committedListeners.orderedStream().toList());
-		return new OutboxCapture(routing,
-				new EventSerializer(jsonMapper.getIfAvailable(JsonMapper::new), properties.getMaxPayloadSize().toBytes()),
-				headersContributors.orderedStream().toList(),
+		EventSerializer serializer = new EventSerializer(jsonMapper.getIfAvailable(JsonMapper::new),
+				properties.getMaxPayloadSize().toBytes(), payloadSerializers.orderedStream().toList(),
+				properties.getPayloadFormat());
+		properties.getRoutes().forEach((type, route) -> {
+			if (route.getPayloadFormat() != null) {
+				serializer.checkConfigured("outbox.routes[" + type + "].payload-format", route.getPayloadFormat());
+			}
+		});
+		return new OutboxCapture(routing, serializer, headersContributors.orderedStream().toList(),
 				new CaptureBuffers(dataSource, new OutboxTransactionManagers(beanFactory, dataSource), steps));
 	}
 

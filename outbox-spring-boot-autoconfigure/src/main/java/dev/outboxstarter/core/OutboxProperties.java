@@ -56,6 +56,13 @@ public class OutboxProperties {
 	private final MessageFormat messageFormat;
 
 	/**
+	 * Format of the payloads of events whose route names none and whose type no payload serializer
+	 * claims: 'json' (the application's JsonMapper), or the format name of an OutboxPayloadSerializer
+	 * bean, such as 'avro' or 'protobuf' with the outbox-schema-registry module.
+	 */
+	private final String payloadFormat;
+
+	/**
 	 * Publishing order: 'per-key' publishes the events of one destination and message key in commit
 	 * order; 'none' drops that guarantee for throughput.
 	 */
@@ -102,7 +109,8 @@ public class OutboxProperties {
 
 	public OutboxProperties(@DefaultValue("true") boolean enabled, @DefaultValue("outbox_event") String tableName,
 			@DefaultValue("1MB") DataSize maxPayloadSize, @DefaultValue(RoutableTransports.KAFKA) String defaultTransport,
-			@DefaultValue("outbox") MessageFormat messageFormat, @DefaultValue("per-key") Ordering ordering,
+			@DefaultValue("outbox") MessageFormat messageFormat, @DefaultValue("json") String payloadFormat,
+			@DefaultValue("per-key") Ordering ordering,
 			@DefaultValue("false") boolean deadEventBlocksKey, @DefaultValue("10s") Duration publishTimeout,
 			@DefaultValue("10s") Duration shutdownTimeout, @DefaultValue FastPath fastPath, @DefaultValue Relay relay,
 			@DefaultValue Retry retry, @DefaultValue Schema schema, @DefaultValue Cleanup cleanup,
@@ -118,6 +126,7 @@ public class OutboxProperties {
 		this.maxPayloadSize = maxPayloadSize;
 		this.defaultTransport = defaultTransport;
 		this.messageFormat = messageFormat;
+		this.payloadFormat = payloadFormat;
 		this.ordering = ordering;
 		this.deadEventBlocksKey = deadEventBlocksKey;
 		this.publishTimeout = publishTimeout;
@@ -204,6 +213,10 @@ public class OutboxProperties {
 
 	public MessageFormat getMessageFormat() {
 		return this.messageFormat;
+	}
+
+	public String getPayloadFormat() {
+		return this.payloadFormat;
 	}
 
 	public Ordering getOrdering() {
@@ -702,9 +715,16 @@ public class OutboxProperties {
 		 */
 		private final @Nullable Boolean delayHoldsKey;
 
+		/**
+		 * Format of the payloads: 'json', or the format name of an OutboxPayloadSerializer bean, such as
+		 * 'avro'; defaults to the annotation's, else to the format of a serializer that claims the event's
+		 * type, else to 'outbox.payload-format'.
+		 */
+		private final @Nullable String payloadFormat;
+
 		public Route(@Nullable String eventType, @Nullable String transport, @Nullable String destination,
 				@Nullable String key, @Nullable String format, @Nullable Duration delay,
-				@Nullable Boolean delayHoldsKey) {
+				@Nullable Boolean delayHoldsKey, @Nullable String payloadFormat) {
 			this.eventType = eventType;
 			this.transport = transport;
 			this.destination = destination;
@@ -712,6 +732,11 @@ public class OutboxProperties {
 			this.format = format;
 			this.delay = delay;
 			this.delayHoldsKey = delayHoldsKey;
+			this.payloadFormat = payloadFormat;
+		}
+
+		public @Nullable String getPayloadFormat() {
+			return this.payloadFormat;
 		}
 
 		public @Nullable Duration getDelay() {

@@ -52,8 +52,6 @@ class KafkaOutboxTransport implements OutboxTransport, DisposableBean {
 
 	private static final String CLOUD_EVENT_HEADER_PREFIX = "ce_";
 
-	private static final String CONTENT_TYPE_HEADER = "content-type";
-
 	private final KafkaTemplate<String, byte[]> template;
 
 	private final boolean keepsKeyOrder;
@@ -241,7 +239,7 @@ class KafkaOutboxTransport implements OutboxTransport, DisposableBean {
 	@Override
 	public CompletableFuture<?> send(OutboxMessage message) {
 		ProducerRecord<String, byte[]> record = new ProducerRecord<>(message.destination(), null, message.key(),
-				message.payload().getBytes(StandardCharsets.UTF_8), headers(message));
+				message.payloadBytes(), headers(message));
 		return this.template.send(record);
 	}
 
@@ -269,7 +267,10 @@ class KafkaOutboxTransport implements OutboxTransport, DisposableBean {
 			// The Kafka protocol binding's binary content mode: ce_ headers, and the data's content type.
 			cloudEvent.asMap()
 				.forEach((name, value) -> add(headers, CLOUD_EVENT_HEADER_PREFIX + name, value, replace));
-			add(headers, CONTENT_TYPE_HEADER, CloudEventAttributes.DATA_CONTENT_TYPE, replace);
+			add(headers, OutboxHeaders.CONTENT_TYPE, cloudEvent.dataContentType(), replace);
+		}
+		else {
+			add(headers, OutboxHeaders.CONTENT_TYPE, message.contentType(), replace);
 		}
 		return headers;
 	}

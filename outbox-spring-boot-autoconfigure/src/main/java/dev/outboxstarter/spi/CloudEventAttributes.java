@@ -4,13 +4,14 @@ import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
+import dev.outboxstarter.OutboxHeaders;
 import org.jspecify.annotations.Nullable;
 
 /**
  * The CloudEvents 1.0 context attributes of an outbox message captured in the
  * {@link dev.outboxstarter.MessageFormat#CLOUDEVENTS CloudEvents format}, for a transport to
- * write as its protocol binding's binary content mode asks. The data is the message's JSON payload
- * ({@value #DATA_CONTENT_TYPE}).
+ * write as its protocol binding's binary content mode asks. The data is the message's payload:
+ * JSON ({@value #DATA_CONTENT_TYPE}) unless a payload serializer wrote it in another format.
  * <p>
  * Which messages are CloudEvents is decided when the event is captured, and recorded in the headers
  * stored with it: {@value #SPEC_VERSION_HEADER} and {@value #SOURCE_HEADER}, in the Kafka binding's
@@ -22,14 +23,30 @@ import org.jspecify.annotations.Nullable;
  * @param type the logical event type
  * @param subject the id of the aggregate that raised the event, if any
  * @param time when the event was captured
+ * @param dataContentType the media type of the data: {@value #DATA_CONTENT_TYPE}, or the content type of a
+ * payload in another format
+ * @param dataSchema a URI of the schema the data was written with, if its format names one
  * @since 0.1.0
  */
-public record CloudEventAttributes(String id, String source, String type, @Nullable String subject, Instant time) {
+public record CloudEventAttributes(String id, String source, String type, @Nullable String subject, Instant time,
+		String dataContentType, @Nullable String dataSchema) {
+
+	/**
+	 * The attributes of a CloudEvent whose data is JSON.
+	 * @param id the outbox message id, the same on every redelivery
+	 * @param source the application that captured the event ({@code outbox.cloudevents.source})
+	 * @param type the logical event type
+	 * @param subject the id of the aggregate that raised the event, if any
+	 * @param time when the event was captured
+	 */
+	public CloudEventAttributes(String id, String source, String type, @Nullable String subject, Instant time) {
+		this(id, source, type, subject, time, DATA_CONTENT_TYPE, null);
+	}
 
 	/** The CloudEvents specification version the messages follow. */
 	public static final String SPEC_VERSION = "1.0";
 
-	/** The content type of the data: the outbox payload is JSON. */
+	/** The content type of JSON data, the outbox's default payload format. */
 	public static final String DATA_CONTENT_TYPE = "application/json";
 
 	/** Prefix of the stored headers that are CloudEvents attributes. */
@@ -61,14 +78,17 @@ public record CloudEventAttributes(String id, String source, String type, @Nulla
 		if (!headers.containsKey(SPEC_VERSION_HEADER) || source == null) {
 			return null;
 		}
+		String contentType = message.contentType();
 		return new CloudEventAttributes(message.id().toString(), source, message.eventType(), message.aggregateId(),
-				message.occurredAt());
+				message.occurredAt(), (contentType != null) ? contentType : DATA_CONTENT_TYPE,
+				headers.get(OutboxHeaders.PAYLOAD_SCHEMA));
 	}
 
 	/**
 	 * The attributes by their CloudEvents names ({@code id}, {@code source}, {@code specversion},
-	 * {@code type}, {@code subject}, {@code time}), without {@code datacontenttype}, which every
-	 * binding maps to its own content type; {@code subject} only when there is one.
+	 * {@code type}, {@code subject}, {@code time}, {@code dataschema}), without {@code datacontenttype},
+	 * which every binding maps to its own content type; {@code subject} and {@code dataschema} only when
+	 * there is one.
 	 * @return the attributes, in that order
 	 */
 	public Map<String, String> asMap() {
@@ -81,6 +101,9 @@ public record CloudEventAttributes(String id, String source, String type, @Nulla
 			attributes.put("subject", this.subject);
 		}
 		attributes.put("time", this.time.toString());
+		if (this.dataSchema != null) {
+			attributes.put("dataschema", this.dataSchema);
+		}
 		return attributes;
 	}
 

@@ -69,9 +69,7 @@ class ObservedOutboxTransport extends ForwardingOutboxTransport {
 		if (this.traceHeaders == null) {
 			return message;
 		}
-		return new OutboxMessage(message.id(), message.eventType(), message.aggregateType(), message.aggregateId(),
-				message.destination(), message.key(), message.payload(), this.traceHeaders.continued(message.headers()),
-				message.occurredAt(), message.deliverAt());
+		return message.withHeaders(this.traceHeaders.continued(message.headers()));
 	}
 
 	@Override

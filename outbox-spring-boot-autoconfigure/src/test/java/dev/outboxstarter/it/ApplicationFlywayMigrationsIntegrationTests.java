@@ -38,13 +38,13 @@ class ApplicationFlywayMigrationsIntegrationTests {
 				.containsExactly("1");
 			assertThat(jdbc.queryForList("SELECT version FROM outbox_event_schema_history WHERE success ORDER BY installed_rank",
 					String.class))
-				.containsExactly("0", "1", "2", "3", "4", "5", "6");
+				.containsExactly("0", "1", "2", "3", "4", "5", "6", "7");
 			assertThat(jdbc.queryForObject("SELECT COUNT(*) FROM outbox_event", Integer.class)).isEqualTo(1);
 		}
 		try (ConfigurableApplicationContext restarted = start()) {
 			JdbcTemplate jdbc = restarted.getBean(JdbcTemplate.class);
 			assertThat(jdbc.queryForObject("SELECT COUNT(*) FROM outbox_event_schema_history", Integer.class))
-				.isEqualTo(7);
+				.isEqualTo(8);
 			assertThat(jdbc.queryForObject("SELECT COUNT(*) FROM flyway_schema_history", Integer.class)).isEqualTo(1);
 		}
 	}

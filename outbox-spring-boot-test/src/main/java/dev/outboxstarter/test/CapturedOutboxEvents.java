@@ -6,7 +6,6 @@ import java.util.concurrent.CopyOnWriteArrayList;
 
 import dev.outboxstarter.operations.OutboxTesting;
 import dev.outboxstarter.spi.CapturedEvent;
-import tools.jackson.databind.json.JsonMapper;
 
 import org.springframework.beans.factory.ObjectProvider;
 
@@ -32,21 +31,21 @@ public class CapturedOutboxEvents extends RecordedOutboxEvents {
 	/** Looked up when read: the capture is told the committed events through this view's listener. */
 	private final ObjectProvider<OutboxTesting> testing;
 
-	private final JsonMapper json;
+	private final PayloadReader reader;
 
 	private final List<CapturedEvent> committed = new CopyOnWriteArrayList<>();
 
-	CapturedOutboxEvents(ObjectProvider<OutboxTesting> testing, JsonMapper json) {
+	CapturedOutboxEvents(ObjectProvider<OutboxTesting> testing, PayloadReader reader) {
 		this.testing = testing;
-		this.json = json;
+		this.reader = reader;
 	}
 
 	@Override
 	public List<RecordedOutboxEvent> all() {
 		List<RecordedOutboxEvent> events = new ArrayList<>();
-		this.committed.forEach((event) -> events.add(RecordedOutboxEvent.captured(event, this.json)));
+		this.committed.forEach((event) -> events.add(RecordedOutboxEvent.captured(event, this.reader)));
 		this.testing.getObject().flushAndListCaptured()
-			.forEach((event) -> events.add(RecordedOutboxEvent.captured(event, this.json)));
+			.forEach((event) -> events.add(RecordedOutboxEvent.captured(event, this.reader)));
 		return events;
 	}
 

@@ -6,6 +6,7 @@ import dev.outboxstarter.core.OutboxAutoConfiguration;
 import dev.outboxstarter.operations.OutboxMonitoring;
 import dev.outboxstarter.operations.OutboxTesting;
 import dev.outboxstarter.spi.CommittedEventsListener;
+import dev.outboxstarter.spi.OutboxPayloadSerializer;
 import tools.jackson.databind.json.JsonMapper;
 
 import org.springframework.beans.factory.ObjectProvider;
@@ -35,8 +36,9 @@ import org.springframework.core.type.AnnotationMetadata;
 public final class OutboxTestAutoConfiguration {
 
 	@Bean
-	CapturedOutboxEvents capturedOutboxEvents(ObjectProvider<OutboxTesting> testing, ObjectProvider<JsonMapper> json) {
-		return new CapturedOutboxEvents(testing, json.getIfAvailable(JsonMapper::new));
+	CapturedOutboxEvents capturedOutboxEvents(ObjectProvider<OutboxTesting> testing, ObjectProvider<JsonMapper> json,
+			ObjectProvider<OutboxPayloadSerializer> serializers) {
+		return new CapturedOutboxEvents(testing, payloadReader(json, serializers));
 	}
 
 	@Bean
@@ -45,8 +47,14 @@ public final class OutboxTestAutoConfiguration {
 	}
 
 	@Bean
-	PublishedOutboxEvents publishedOutboxEvents(ObjectProvider<JsonMapper> json) {
-		return new PublishedOutboxEvents(json.getIfAvailable(JsonMapper::new));
+	PublishedOutboxEvents publishedOutboxEvents(ObjectProvider<JsonMapper> json,
+			ObjectProvider<OutboxPayloadSerializer> serializers) {
+		return new PublishedOutboxEvents(payloadReader(json, serializers));
+	}
+
+	private static PayloadReader payloadReader(ObjectProvider<JsonMapper> json,
+			ObjectProvider<OutboxPayloadSerializer> serializers) {
+		return new PayloadReader(json.getIfAvailable(JsonMapper::new), serializers);
 	}
 
 	@Bean

@@ -9,7 +9,6 @@ import java.util.function.Predicate;
 import dev.outboxstarter.spi.OutboxMessage;
 import org.awaitility.Awaitility;
 import org.awaitility.core.ConditionTimeoutException;
-import tools.jackson.databind.json.JsonMapper;
 
 /**
  * The outbox events that {@link RecordingOutboxTransport recording transports} published since the
@@ -28,12 +27,12 @@ public class PublishedOutboxEvents extends RecordedOutboxEvents {
 	/** Long enough for a busy build machine, short enough that a missing event fails the test soon. */
 	private static final Duration TIMEOUT = Duration.ofSeconds(10);
 
-	private final JsonMapper json;
+	private final PayloadReader reader;
 
 	private final List<RecordedOutboxEvent> events = new CopyOnWriteArrayList<>();
 
-	PublishedOutboxEvents(JsonMapper json) {
-		this.json = json;
+	PublishedOutboxEvents(PayloadReader reader) {
+		this.reader = reader;
 	}
 
 	@Override
@@ -55,7 +54,7 @@ public class PublishedOutboxEvents extends RecordedOutboxEvents {
 	 * Waits up to 10 seconds until an event of a class that matches a condition is published.
 	 * @param <T> the event class
 	 * @param type the event class, recognised as {@link #ofType(Class)} does
-	 * @param matching the condition, tested on the event read back from its JSON
+	 * @param matching the condition, tested on the event read back ({@link RecordedOutboxEvent#payloadAs(Class)})
 	 * @return the first such event
 	 * @throws AssertionError if none is published in time
 	 */
@@ -81,7 +80,7 @@ public class PublishedOutboxEvents extends RecordedOutboxEvents {
 	}
 
 	void record(String transport, OutboxMessage message) {
-		this.events.add(RecordedOutboxEvent.published(transport, message, this.json));
+		this.events.add(RecordedOutboxEvent.published(transport, message, this.reader));
 	}
 
 	void clear() {

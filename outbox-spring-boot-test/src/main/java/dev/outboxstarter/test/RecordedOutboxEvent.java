@@ -1,11 +1,14 @@
 package dev.outboxstarter.test;
 
+import java.nio.charset.StandardCharsets;
 import java.time.Instant;
+import java.util.Base64;
 import java.util.Map;
 import java.util.UUID;
 
 import dev.outboxstarter.spi.CapturedEvent;
 import dev.outboxstarter.spi.OutboxMessage;
+import dev.outboxstarter.spi.OutboxPayloadSerializer;
 import org.jspecify.annotations.Nullable;
 import tools.jackson.databind.json.JsonMapper;
 
@@ -37,11 +40,13 @@ public final class RecordedOutboxEvent {
 
 	private final @Nullable Instant deliverAt;
 
-	private final JsonMapper json;
+	private final @Nullable String contentType;
+
+	private final PayloadReader reader;
 
 	private RecordedOutboxEvent(UUID id, String eventType, String transport, String destination, @Nullable String key,
 			@Nullable String aggregateType, @Nullable String aggregateId, String payload, Map<String, String> headers,
-			@Nullable Instant deliverAt, JsonMapper json) {
+			@Nullable Instant deliverAt, @Nullable String contentType, PayloadReader reader) {
 		this.id = id;
 		this.eventType = eventType;
 		this.transport = transport;
@@ -52,19 +57,20 @@ public final class RecordedOutboxEvent {
 		this.payload = payload;
 		this.headers = Map.copyOf(headers);
 		this.deliverAt = deliverAt;
-		this.json = json;
+		this.contentType = contentType;
+		this.reader = reader;
 	}
 
-	static RecordedOutboxEvent captured(CapturedEvent event, JsonMapper json) {
+	static RecordedOutboxEvent captured(CapturedEvent event, PayloadReader reader) {
 		return new RecordedOutboxEvent(event.id(), event.eventType(), event.transport(), event.destination(),
 				event.messageKey(), event.aggregateType(), event.aggregateId(), event.payload(), event.headers(), event.deliverAt(),
-				json);
+				event.contentType(), reader);
 	}
 
-	static RecordedOutboxEvent published(String transport, OutboxMessage message, JsonMapper json) {
+	static RecordedOutboxEvent published(String transport, OutboxMessage message, PayloadReader reader) {
 		return new RecordedOutboxEvent(message.id(), message.eventType(), transport, message.destination(),
 				message.key(), message.aggregateType(), message.aggregateId(), message.payload(), message.headers(),
-				message.deliverAt(), json);
+				message.deliverAt(), message.contentType(), reader);
 	}
 
 	/**
@@ -124,21 +130,46 @@ public final class RecordedOutboxEvent {
 	}
 
 	/**
-	 * The event as the JSON the outbox stores and sends.
-	 * @return the JSON payload
+	 * The event as the outbox stores it: the JSON it sends, or, for a payload in another format (see
+	 * {@link #contentType()}), the bytes it sends in Base64.
+	 * @return the stored payload
 	 */
 	public String payload() {
 		return this.payload;
 	}
 
 	/**
-	 * The event read back from its JSON with the application's {@link JsonMapper}, as a consumer would.
+	 * The media type of a payload that a payload serializer wrote in a format other than JSON, such as
+	 * Avro or Protobuf.
+	 * @return the content type, or {@code null} for a JSON payload
+	 */
+	public @Nullable String contentType() {
+		return this.contentType;
+	}
+
+	/**
+	 * The payload as the transport sends it: the JSON's UTF-8 bytes, or the bytes a payload serializer
+	 * wrote.
+	 * @return the bytes, a copy of their own for each call
+	 */
+	public byte[] payloadBytes() {
+		return (this.contentType != null) ? Base64.getDecoder().decode(this.payload)
+				: this.payload.getBytes(StandardCharsets.UTF_8);
+	}
+
+	/**
+	 * The event read back, as a consumer would: from its JSON with the application's {@link JsonMapper},
+	 * or, for a payload in another format, by the {@link OutboxPayloadSerializer} bean that
+	 * {@linkplain OutboxPayloadSerializer#writes(String) writes} its {@linkplain #contentType() content
+	 * type} (the first, in the beans' order, when several do).
 	 * @param <T> the type to read it as
 	 * @param type the type to read it as, usually the event's class
 	 * @return the event
+	 * @throws IllegalStateException when no payload serializer writes the payload's content type, or the
+	 * one that does cannot read its payloads back; {@link #payloadBytes()} still gives the bytes
 	 */
 	public <T> T payloadAs(Class<T> type) {
-		return this.json.readValue(this.payload, type);
+		return this.reader.read(this, type);
 	}
 
 	/**
@@ -162,7 +193,8 @@ public final class RecordedOutboxEvent {
 	public String toString() {
 		return this.eventType + " to " + this.transport + " '" + this.destination + "'"
 				+ ((this.key != null) ? " with key '" + this.key + "'" : "")
-				+ ((this.deliverAt != null) ? " due at " + this.deliverAt : "") + ": " + this.payload;
+				+ ((this.deliverAt != null) ? " due at " + this.deliverAt : "") + ": "
+				+ ((this.contentType != null) ? this.contentType + " payload " + this.payload : this.payload);
 	}
 
 }

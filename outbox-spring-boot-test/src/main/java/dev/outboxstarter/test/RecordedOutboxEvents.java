@@ -44,8 +44,8 @@ abstract class RecordedOutboxEvents {
 	}
 
 	/**
-	 * The events of a class, read back from their JSON: for comparing whole events, e.g.
-	 * {@code assertThat(captured.payloads(OrderPlaced.class)).containsExactly(expected)}.
+	 * The events of a class, read back ({@link RecordedOutboxEvent#payloadAs(Class)}): for comparing
+	 * whole events, e.g. {@code assertThat(captured.payloads(OrderPlaced.class)).containsExactly(expected)}.
 	 * @param <T> the event class
 	 * @param type the event class
 	 * @return the events of that class, in order

@@ -96,8 +96,8 @@ public class OutboxCapture {
 			CaptureBuffer buffer = this.buffers.forCapture(routes);
 			Map<String, String> merged = new LinkedHashMap<>(contributedHeaders());
 			merged.putAll(headers);
-			String payload = this.serializer.serialize(event, routes);
-			buffer.add(new SerializedEvent(routes, payload, Map.copyOf(merged)).rowsFor(null, null));
+			buffer.add(new SerializedEvent(routes, this.serializer.serialize(event, routes), Map.copyOf(merged))
+				.rowsFor(null, null));
 		}
 		catch (OutboxCaptureException ex) {
 			throw refused(ex);

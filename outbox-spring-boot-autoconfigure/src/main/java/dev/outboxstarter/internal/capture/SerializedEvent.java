@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.Map;
 
 import dev.outboxstarter.OutboxCaptureException;
+import dev.outboxstarter.OutboxHeaders;
 import dev.outboxstarter.internal.routing.EventRoutes;
 import dev.outboxstarter.internal.routing.ResolvedRoute;
 import dev.outboxstarter.spi.CapturedEvent;
@@ -16,10 +17,10 @@ import org.jspecify.annotations.Nullable;
  * An outbox event routed and serialized: all that its rows need but the aggregate it came from.
  *
  * @param routes its routes
- * @param payload its JSON payload
+ * @param payloads its payload for each route, in the routes' order
  * @param headers the headers contributed to it
  */
-record SerializedEvent(EventRoutes routes, String payload, Map<String, String> headers) {
+record SerializedEvent(EventRoutes routes, List<EventSerializer.Payload> payloads, Map<String, String> headers) {
 
 	/**
 	 * The event's rows, one per route.
@@ -34,10 +35,13 @@ record SerializedEvent(EventRoutes routes, String payload, Map<String, String> h
 		String aggregateId = (aggregate != null) ? aggregate.idAsString() : null;
 		List<ResolvedRoute> routes = this.routes.routes();
 		List<CapturedEvent> rows = new ArrayList<>(routes.size());
-		for (ResolvedRoute route : routes) {
+		for (int i = 0; i < routes.size(); i++) {
+			ResolvedRoute route = routes.get(i);
+			EventSerializer.Payload payload = this.payloads.get(i);
 			rows.add(new CapturedEvent(UuidV7.generate(), aggregateType, aggregateId, route.eventType(),
-					route.transport(), route.destination(), this.routes.keyOf(route, aggregateId), this.payload,
-					withFormatHeaders(route), deliveryTime(route, deliverAt), route.delayHoldsKey()));
+					route.transport(), route.destination(), this.routes.keyOf(route, aggregateId), payload.text(),
+					headers(route, payload), deliveryTime(route, deliverAt), route.delayHoldsKey(),
+					payload.contentType()));
 		}
 		return rows;
 	}
@@ -56,12 +60,18 @@ record SerializedEvent(EventRoutes routes, String payload, Map<String, String> h
 		return time.isAfter(now) ? time : null;
 	}
 
-	private Map<String, String> withFormatHeaders(ResolvedRoute route) {
-		if (route.formatHeaders().isEmpty()) {
+	/**
+	 * The contributed headers, with those of the route's message format and the schema of its payload.
+	 */
+	private Map<String, String> headers(ResolvedRoute route, EventSerializer.Payload payload) {
+		if (route.formatHeaders().isEmpty() && payload.schema() == null) {
 			return this.headers;
 		}
 		Map<String, String> merged = new LinkedHashMap<>(this.headers);
 		merged.putAll(route.formatHeaders());
+		if (payload.schema() != null) {
+			merged.put(OutboxHeaders.PAYLOAD_SCHEMA, payload.schema());
+		}
 		return merged;
 	}
 

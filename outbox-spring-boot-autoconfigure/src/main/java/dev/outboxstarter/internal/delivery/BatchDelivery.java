@@ -127,11 +127,19 @@ public class BatchDelivery {
 	 * key (all of a key's messages at once when its transport keeps their order), then awaits the round's
 	 * acknowledgements. A key stops at its first failure; what {@link SendFailures} says is unavailable
 	 * is not asked again in the batch. What is not sent stays pending, unchanged.
+	 * <p>
+	 * A transport keeps the order of messages sent at once only while it fails none of them unless it
+	 * fails the later ones too. Kafka's producer does not when an earlier batch stopped waiting for a
+	 * send: that send sits in an older producer batch, which expires first, and a message of a key appended
+	 * to it can fail while the next message of the key, in a newer producer batch, is delivered once the
+	 * broker is back. So while a send of an earlier batch is unresolved, a key's messages go one round
+	 * each.
 	 */
 	private BatchOutcome publish(List<ClaimedEvent> events, int claimed) {
 		long deadline = System.nanoTime() + this.publishTimeout.toNanos();
 		SendFailures failures = new SendFailures(this.transports, this.retryPolicy, this.outages);
 		BatchOutcome outcome = new BatchOutcome(claimed, failures, this.outages);
+		boolean keyRunsAtOnce = !this.inFlight.anyUnresolved();
 		List<ClaimedEvent> unsent = recordEarlierSends(events, outcome);
 		while (!unsent.isEmpty() && System.nanoTime() < deadline && !outcome.isInterrupted()) {
 			List<ClaimedEvent> round = new ArrayList<>(unsent.size());
@@ -142,7 +150,7 @@ public class BatchDelivery {
 				if (outcome.skips(event, key)) {
 					continue;
 				}
-				if (key != null && !keysInRound.add(key) && !keepsKeyOrder(event)) {
+				if (key != null && !keysInRound.add(key) && !(keyRunsAtOnce && keepsKeyOrder(event))) {
 					later.add(event);
 				}
 				else {

@@ -95,7 +95,7 @@ public final class DefaultOutboxAdministration implements OutboxAdministration {
 		headers.put(OutboxHeaders.REPUBLISHED_FROM, original.id().toString());
 		return new CapturedEvent(UuidV7.generate(), original.aggregateType(), original.aggregateId(),
 				original.eventType(), original.transport(), (destination != null) ? destination : original.destination(),
-				original.messageKey(), original.payload(), headers);
+				original.messageKey(), original.payload(), headers, null, false, original.contentType());
 	}
 
 }

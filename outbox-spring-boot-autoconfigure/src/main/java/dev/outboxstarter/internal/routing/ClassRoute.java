@@ -51,9 +51,12 @@ final class ClassRoute {
 
 	private final boolean delayHoldsKey;
 
+	private final @Nullable String payloadFormat;
+
 	private ClassRoute(Class<?> type, String eventType, String transport, String destination,
 			Expression @Nullable [] destinationParts, @Nullable String keySource, @Nullable Expression key,
-			Map<String, String> formatHeaders, @Nullable Duration delay, boolean delayHoldsKey) {
+			Map<String, String> formatHeaders, @Nullable Duration delay, boolean delayHoldsKey,
+			@Nullable String payloadFormat) {
 		this.type = type;
 		this.eventType = eventType;
 		this.transport = transport;
@@ -64,6 +67,7 @@ final class ClassRoute {
 		this.formatHeaders = formatHeaders;
 		this.delay = delay;
 		this.delayHoldsKey = delayHoldsKey;
+		this.payloadFormat = payloadFormat;
 	}
 
 	/**
@@ -96,7 +100,7 @@ final class ClassRoute {
 		return new ClassRoute(type, eventType, transport, destination, destinationParts, key, keyExpression,
 				formats.headers(type, eventType, formats.named(type, eventType, definition.format())),
 				(definition.delay() != null && !definition.delay().isZero()) ? definition.delay() : null,
-				Boolean.TRUE.equals(definition.delayHoldsKey()));
+				Boolean.TRUE.equals(definition.delayHoldsKey()), definition.payloadFormat());
 	}
 
 	/**
@@ -107,7 +111,7 @@ final class ClassRoute {
 	 */
 	ResolvedRoute resolve(Object event) {
 		return new ResolvedRoute(this.eventType, this.transport, destination(event), key(event), this.formatHeaders,
-				this.delay, this.delayHoldsKey);
+				this.delay, this.delayHoldsKey, this.payloadFormat);
 	}
 
 	private String destination(Object event) {

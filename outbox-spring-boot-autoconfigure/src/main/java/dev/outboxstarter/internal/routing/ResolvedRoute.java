@@ -15,13 +15,16 @@ import org.jspecify.annotations.Nullable;
  * @param formatHeaders headers its message format stores with the event (none for the outbox format)
  * @param delay how long after it is raised it is published at the earliest, {@code null} for at once
  * @param delayHoldsKey whether, delayed, it holds back the later events of its key
+ * @param payloadFormat the payload format its route names, {@code null} for the event type's own or the
+ * default
  */
 public record ResolvedRoute(String eventType, String transport, String destination, @Nullable String key,
-		Map<String, String> formatHeaders, @Nullable Duration delay, boolean delayHoldsKey) {
+		Map<String, String> formatHeaders, @Nullable Duration delay, boolean delayHoldsKey,
+		@Nullable String payloadFormat) {
 
 	ResolvedRoute(String eventType, String transport, String destination, @Nullable String key,
 			Map<String, String> formatHeaders) {
-		this(eventType, transport, destination, key, formatHeaders, null, false);
+		this(eventType, transport, destination, key, formatHeaders, null, false, null);
 	}
 
 	ResolvedRoute(String eventType, String transport, String destination, @Nullable String key) {

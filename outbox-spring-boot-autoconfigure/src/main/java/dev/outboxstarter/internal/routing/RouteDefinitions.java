@@ -59,7 +59,7 @@ final class RouteDefinitions {
 				definitions.add(new RouteDefinition(text(annotation, "type"),
 						this.transports.orDefault(text(annotation, "transport")), text(annotation, "destination"),
 						annotation.getString("key"), text(annotation, "format"), delay(type, annotation),
-						annotation.getBoolean("delayHoldsKey")));
+						annotation.getBoolean("delayHoldsKey"), text(annotation, "payloadFormat")));
 			}
 		}
 		RouteDefinition configured = this.configured.of(type);
@@ -73,7 +73,8 @@ final class RouteDefinitions {
 					pick(configured.destination(), base.destination()), pick(configured.key(), base.key()),
 					pick(configured.format(), base.format()),
 					(configured.delay() != null) ? configured.delay() : base.delay(),
-					(configured.delayHoldsKey() != null) ? configured.delayHoldsKey() : base.delayHoldsKey());
+					(configured.delayHoldsKey() != null) ? configured.delayHoldsKey() : base.delayHoldsKey(),
+					pick(configured.payloadFormat(), base.payloadFormat()));
 			if (index >= 0) {
 				definitions.set(index, merged);
 			}

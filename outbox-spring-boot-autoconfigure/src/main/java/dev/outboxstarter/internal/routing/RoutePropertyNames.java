@@ -21,7 +21,7 @@ public final class RoutePropertyNames {
 	private static final ConfigurationPropertyName ROUTES = ConfigurationPropertyName.of("outbox.routes");
 
 	private static final Set<String> ATTRIBUTES = Set.of("destination", "key", "event-type", "transport", "format", "delay",
-			"delay-holds-key");
+			"delay-holds-key", "payload-format");
 
 	private RoutePropertyNames() {
 	}

@@ -144,7 +144,8 @@ public class EventSearch {
 		return new CapturedEvent(UUID.fromString(rs.getString("id")), rs.getString("aggregate_type"),
 				rs.getString("aggregate_id"), rs.getString("event_type"), rs.getString("transport"),
 				rs.getString("destination"), rs.getString("message_key"), rs.getString("payload"),
-				(headers != null) ? this.json.readValue(headers, HEADERS) : Map.of());
+				(headers != null) ? this.json.readValue(headers, HEADERS) : Map.of(), null, false,
+				rs.getString("content_type"));
 	}
 
 	private String filtered(String statement, EventQuery query, boolean byStatus, MapSqlParameterSource parameters) {

@@ -101,6 +101,7 @@ final class OutboxInsert {
 				case DESTINATION -> event.destination();
 				case MESSAGE_KEY -> text(event.messageKey());
 				case PAYLOAD -> event.payload();
+				case CONTENT_TYPE -> text(event.contentType());
 				case HEADERS -> event.headers().isEmpty() ? NULL_TEXT : this.json.writeValueAsString(event.headers());
 				case DELAY_MILLIS -> (deliverAfterMillis != null) ? deliverAfterMillis : graceMillis;
 				case DELIVER_AFTER_MILLIS -> (deliverAfterMillis != null) ? deliverAfterMillis : NULL_MILLIS;
@@ -122,7 +123,7 @@ final class OutboxInsert {
 
 		ID("id"), AGGREGATE_TYPE("aggregateType"), AGGREGATE_ID("aggregateId"), EVENT_TYPE("eventType"),
 		TRANSPORT("transport"), DESTINATION("destination"), MESSAGE_KEY("messageKey"), PAYLOAD("payload"),
-		HEADERS("headers"), DELAY_MILLIS("delayMillis"), DELIVER_AFTER_MILLIS("deliverAfterMillis"),
+		CONTENT_TYPE("contentType"), HEADERS("headers"), DELAY_MILLIS("delayMillis"), DELIVER_AFTER_MILLIS("deliverAfterMillis"),
 		DELAY_HOLDS_KEY("delayHoldsKey"), DELIVER_AT("deliverAt");
 
 		private final String name;

@@ -151,7 +151,7 @@ public class OutboxStore {
 			CapturedEvent event = byId.get(UUID.fromString(rs.getString("id")));
 			OutboxMessage message = new OutboxMessage(event.id(), event.eventType(), event.aggregateType(),
 					event.aggregateId(), event.destination(), event.messageKey(), event.payload(), event.headers(),
-					this.vendor.readInstant(rs, "created_at"));
+					this.vendor.readInstant(rs, "created_at"), null, event.contentType());
 			if (rs.getInt("held_back") == 1) {
 				heldBack.add(event.id());
 			}
@@ -257,7 +257,8 @@ public class OutboxStore {
 		OutboxMessage message = new OutboxMessage(UUID.fromString(rs.getString("id")), rs.getString("event_type"),
 				rs.getString("aggregate_type"), rs.getString("aggregate_id"), rs.getString("destination"),
 				rs.getString("message_key"), rs.getString("payload"), headers(rs.getString("headers")),
-				this.vendor.readInstant(rs, "created_at"), this.vendor.readNullableInstant(rs, "deliver_at"));
+				this.vendor.readInstant(rs, "created_at"), this.vendor.readNullableInstant(rs, "deliver_at"),
+				rs.getString("content_type"));
 		return new ClaimedEvent(message, rs.getLong("seq"), rs.getString("transport"), rs.getInt("attempts"));
 	}
 

@@ -146,7 +146,8 @@ public class StoredEvents {
 				rs.getString("aggregate_type"), rs.getString("aggregate_id"), EventStatus.valueOf(rs.getString("status")),
 				rs.getInt("attempts"), rs.getString("last_error"), vendor.readInstant(rs, "created_at"),
 				vendor.readInstant(rs, "available_at"), vendor.readNullableInstant(rs, "published_at"),
-				rs.getString("payload"), rs.getString("headers"), vendor.readNullableInstant(rs, "deliver_at"));
+				rs.getString("payload"), rs.getString("headers"), vendor.readNullableInstant(rs, "deliver_at"),
+				rs.getString("content_type"));
 	}
 
 }

@@ -2,12 +2,14 @@ package dev.outboxstarter.internal.capture;
 
 import java.time.Duration;
 import java.time.Instant;
+import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 
 import dev.outboxstarter.MessageFormat;
 import dev.outboxstarter.OutboxEvent;
+import dev.outboxstarter.internal.routing.EventRoutes;
 import dev.outboxstarter.internal.routing.EventRouting;
 import dev.outboxstarter.internal.routing.RoutableTransports;
 import dev.outboxstarter.internal.routing.RouteFormats;
@@ -64,7 +66,10 @@ class SerializedEventTests {
 	}
 
 	private List<CapturedEvent> rowsOf(Object event, @Nullable Instant deliverAt) {
-		return new SerializedEvent(this.routing.routesFor(event), "{}", Map.of()).rowsFor(null, deliverAt);
+		EventRoutes routes = this.routing.routesFor(event);
+		List<EventSerializer.Payload> payloads = Collections.nCopies(routes.routes().size(),
+				new EventSerializer.Payload("{}", null, null));
+		return new SerializedEvent(routes, payloads, Map.of()).rowsFor(null, deliverAt);
 	}
 
 	@OutboxEvent(destination = "orders", key = "id")

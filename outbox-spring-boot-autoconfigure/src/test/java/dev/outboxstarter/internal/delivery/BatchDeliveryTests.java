@@ -118,6 +118,45 @@ public class BatchDeliveryTests {
 		assertThat(result.published()).isEqualTo(3);
 	}
 
+	/**
+	 * Kafka's producer may fail a message appended to an older producer batch, which holds a send a batch
+	 * stopped waiting for, and deliver the next message of its key from a newer one: sent at once, the
+	 * second would arrive first.
+	 */
+	@Test
+	void whileASendAnEarlierBatchStoppedWaitingForIsUnresolvedAKeysRunGoesOneMessageAtATimeThenAtOnceAgain() {
+		InMemoryTransport log = new InMemoryTransport("log", true, null);
+		BatchDelivery delivery = delivery(log, Duration.ofMillis(300));
+		CapturedEvent stale = event("log", "t", "S");
+		insert(stale);
+		delivery.deliver(PublishPath.FAST, (store) -> store.claimCaptured(List.of(stale)));
+		CapturedEvent k1 = event("log", "t", "K");
+		CapturedEvent k2 = event("log", "t", "K");
+		insert(k1, k2);
+		log.accepts = (message) -> !message.id().equals(stale.id());
+
+		assertThat(delivery.deliver(PublishPath.FAST, (store) -> store.claimCaptured(List.of(k1, k2))).published())
+			.isEqualTo(2);
+		assertThat(log.sent).containsExactly(stale.id(), k1.id(), k2.id());
+		assertThat(log.ackedBeforeSending.get(k2.id())).as("acknowledged before K's second message was sent")
+			.contains(k1.id());
+
+		log.acknowledgePending();
+		log.accepts = null;
+		CapturedEvent k3 = event("log", "t", "K");
+		CapturedEvent k4 = event("log", "t", "K");
+		insert(k3, k4);
+		ScheduledFuture<?> broker = answerOnceItHolds(log, 2, (id) -> true);
+		try {
+			assertThat(delivery.deliver(PublishPath.FAST, (store) -> store.claimCaptured(List.of(k3, k4))).published())
+				.as("K's run sent at once, answered only once both were sent")
+				.isEqualTo(2);
+		}
+		finally {
+			broker.cancel(false);
+		}
+	}
+
 	@Test
 	void keyStopsAtItsFirstFailureAndTheRestStaysPendingUntouched() {
 		CapturedEvent k1 = event("queue", "q", "K");
@@ -852,10 +891,6 @@ public class BatchDeliveryTests {
 	}
 
 	/**
-	 * Acknowledges on another thread shortly after each send, as a broker would; while its acceptance
-	 * is {@code null} it never acknowledges.
-	 */
-	/**
 	 * Has a transport that does not answer by itself answer its messages once it holds a number of them:
 	 * a delivery that waited for an answer before sending the next of them gets none within the publish
 	 * timeout, and sends fewer.
@@ -868,6 +903,10 @@ public class BatchDeliveryTests {
 		}, 1, 1, TimeUnit.MILLISECONDS);
 	}
 
+	/**
+	 * Acknowledges on another thread shortly after each send, as a broker would; while its acceptance
+	 * is {@code null} it never acknowledges.
+	 */
 	private final class InMemoryTransport implements OutboxTransport {
 
 		private final String name;

@@ -133,7 +133,8 @@ public class OnlineSchemaUpgradeTests {
 		jdbc.execute("DROP TABLE IF EXISTS " + TABLE + "_schema_history");
 		jdbc.execute("DROP TABLE IF EXISTS " + TABLE + "_script_history");
 		jdbc.update("DELETE FROM " + TABLE + " WHERE status <> 'PUBLISHED'");
-		jdbc.execute("ALTER TABLE " + TABLE + " DROP COLUMN IF EXISTS deliver_at, DROP COLUMN IF EXISTS delay_holds_key");
+		jdbc.execute("ALTER TABLE " + TABLE + " DROP COLUMN IF EXISTS deliver_at, DROP COLUMN IF EXISTS delay_holds_key, "
+				+ "DROP COLUMN IF EXISTS content_type");
 		jdbc.execute("DROP INDEX IF EXISTS " + TABLE + "_pending_idx");
 		MigrationScript first = scripts(postgresql).get(0);
 		String pendingIndex = first.sql().lines()

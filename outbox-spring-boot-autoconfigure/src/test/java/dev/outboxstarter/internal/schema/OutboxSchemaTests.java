@@ -61,7 +61,7 @@ public class OutboxSchemaTests {
 
 	private static final List<String> COLUMNS = List.of("id", "seq", "aggregate_type", "aggregate_id", "event_type",
 			"transport", "destination", "message_key", "payload", "headers", "status", "attempts", "available_at",
-			"last_error", "created_at", "published_at", "dead_at", "deliver_at", "delay_holds_key");
+			"last_error", "created_at", "published_at", "dead_at", "deliver_at", "delay_holds_key", "content_type");
 
 	@ParameterizedTest
 	@EnumSource(TestDatabase.class)
@@ -257,7 +257,8 @@ public class OutboxSchemaTests {
 
 		schema.flyway().afterPropertiesSet();
 
-		assertThat(schema.migrations()).containsExactly("0:true", "1:true", "2:true", "3:true", "4:true", "5:true", "6:true");
+		assertThat(schema.migrations()).containsExactly("0:true", "1:true", "2:true", "3:true", "4:true", "5:true", "6:true",
+				"7:true");
 		assertThat(schema.flywayOf(schema.vendor.migrationLocation()).load().info().applied())
 			.allSatisfy((migration) -> assertThat(migration.isChecksumMatching()).isTrue());
 		assertThat(schema.count(TABLE)).isEqualTo(1);

@@ -1,9 +1,11 @@
 package dev.outboxstarter.internal.store;
 
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
+import java.util.Base64;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
@@ -606,6 +608,30 @@ public class OutboxStoreTests {
 		assertThat(retried.status()).isEqualTo("PENDING");
 		assertThat(retried.attempts()).isZero();
 		assertThat(outbox.claimDueIds(blocking, 10)).containsExactly(first.id(), second.id(), other.id());
+	}
+
+	@ParameterizedTest
+	@EnumSource(TestDatabase.class)
+	void aBinaryPayloadIsClaimedWithItsContentTypeAndItsBytesAsWrittenWhileJsonRowsHaveNone(TestDatabase database) {
+		OutboxTestTable outbox = OutboxTestTable.prepare(database, TABLE);
+		OutboxStore store = outbox.store();
+		byte[] bytes = { 0, 0, 0, 0, 42, (byte) 0xff, (byte) 0xfe, 0x02, 'a', (byte) 0x80 };
+		CapturedEvent binary = new CapturedEvent(UUID.randomUUID(), null, null, "Shipped", "kafka", "shipments", "k",
+				Base64.getEncoder().encodeToString(bytes), Map.of(), null, false, "application/avro");
+		CapturedEvent json = event("k");
+		store.insert(List.of(binary, json), Duration.ZERO);
+
+		List<ClaimedEvent> claimed = outbox.transactions().execute((status) -> store.claimDue(10, 0).events());
+
+		assertThat(claimed).extracting((event) -> event.message().contentType()).containsExactly("application/avro", null);
+		assertThat(claimed.get(0).message().payloadBytes()).isEqualTo(bytes);
+		assertThat(claimed.get(1).message().payloadBytes()).isEqualTo(json.payload().getBytes(StandardCharsets.UTF_8));
+		List<ClaimedEvent> captured = outbox.transactions()
+			.execute((status) -> store.claimCaptured(List.of(binary)).events());
+		assertThat(captured).singleElement().satisfies((event) -> {
+			assertThat(event.message().contentType()).isEqualTo("application/avro");
+			assertThat(event.message().payloadBytes()).isEqualTo(bytes);
+		});
 	}
 
 	@ParameterizedTest

@@ -1,4 +1,4 @@
-package dev.outboxstarter.schemaregistry;
+package dev.outboxstarter.schemaregistry.server;
 
 import java.io.IOException;
 import java.io.InputStream;
@@ -188,7 +188,7 @@ public final class SchemaRegistryProcess implements AutoCloseable {
 		Path application = Path.of(properties.getProperty("application"));
 		if (!Files.isRegularFile(application)) {
 			throw new IllegalStateException("No schema registry application at " + application
-					+ ": build the outbox-schema-registry module (without -DskipTests), which builds it from"
+					+ ": build the outbox-schema-registry-server module (without -DskipTests), which builds it from"
 					+ " registry-app/pom.xml");
 		}
 		return application;

@@ -1,4 +1,4 @@
-package dev.outboxstarter.schemaregistry;
+package dev.outboxstarter.schemaregistry.server;
 
 import java.io.IOException;
 import java.net.URI;

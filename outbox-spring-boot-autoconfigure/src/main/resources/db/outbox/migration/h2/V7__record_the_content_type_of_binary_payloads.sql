@@ -1,0 +1,4 @@
+-- Payload formats other than JSON. content_type: the media type of a payload that a payload serializer wrote
+-- (Avro, Protobuf), which the payload column then holds in Base64; null for a JSON payload, as every row
+-- written before this version has.
+ALTER TABLE ${table} ADD COLUMN content_type VARCHAR(255);
