@@ -247,7 +247,8 @@ final class RegisteringSerializer<T> implements AutoCloseable {
 		return rule.getConfig();
 	}
 
-	private RegistryClient rulesClient() {
+	/** Created on the first refusal, once: most applications never need it. */
+	private synchronized RegistryClient rulesClient() {
 		RegistryClient client = this.rules;
 		if (client == null) {
 			client = RegistryClientFactory.create(this.properties.apiUrl(),
@@ -297,6 +298,15 @@ final class RegisteringSerializer<T> implements AutoCloseable {
 	public void close() {
 		this.calls.shutdownNow();
 		this.byTopic.values().forEach(AbstractKafkaSerializer::close);
+		RegistryClient client = this.rules;
+		if (client != null) {
+			try {
+				client.close();
+			}
+			catch (IOException ex) {
+				// Closing at shutdown: nothing is left to do with a client that would not close.
+			}
+		}
 	}
 
 }
