@@ -17,7 +17,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.BiFunction;
-import java.util.function.Supplier;
+import java.util.function.Function;
 
 import dev.outboxstarter.spi.PayloadTarget;
 import dev.outboxstarter.spi.SerializedPayload;
@@ -51,7 +51,10 @@ final class RegisteringSerializer<T> implements AutoCloseable {
 
 	private final String contentType;
 
-	private final Supplier<AbstractKafkaSerializer<?, T>> serializers;
+	private final Function<RegistryClient, AbstractKafkaSerializer<?, T>> serializers;
+
+	/** One client, and with it one HTTP client, for every subject's serializer and for reading rules. */
+	private final RegistryClient client;
 
 	/**
 	 * A serializer for each topic: Apicurio's caches a schema by its content alone, and would not
@@ -63,14 +66,14 @@ final class RegisteringSerializer<T> implements AutoCloseable {
 
 	private final ExecutorService calls;
 
-	private volatile @Nullable RegistryClient rules;
-
-	RegisteringSerializer(String format, String contentType, Supplier<AbstractKafkaSerializer<?, T>> serializers,
-			SchemaRegistryProperties properties) {
+	RegisteringSerializer(String format, String contentType,
+			Function<RegistryClient, AbstractKafkaSerializer<?, T>> serializers, SchemaRegistryProperties properties) {
 		this.format = format;
 		this.contentType = contentType;
 		this.serializers = serializers;
 		this.properties = properties;
+		this.client = RegistryClientFactory.create(properties.apiUrl(),
+				new HashMap<String, Object>(properties.getProperties()));
 		this.calls = Executors.newCachedThreadPool(daemonThreads("outbox-schema-registry-" + format + "-"));
 	}
 
@@ -103,7 +106,7 @@ final class RegisteringSerializer<T> implements AutoCloseable {
 	SerializedPayload serialize(T event, PayloadTarget target) {
 		String topic = topic(target);
 		AbstractKafkaSerializer<?, T> serializer = this.byTopic.computeIfAbsent(topic, (name) -> {
-			AbstractKafkaSerializer<?, T> created = this.serializers.get();
+			AbstractKafkaSerializer<?, T> created = this.serializers.apply(this.client);
 			created.configure(this.properties.serdeSettings(), false);
 			return created;
 		});
@@ -236,7 +239,7 @@ final class RegisteringSerializer<T> implements AutoCloseable {
 	}
 
 	private String ruleConfig(RuleType type, String subject) {
-		RegistryClient client = rulesClient();
+		RegistryClient client = this.client;
 		Rule rule;
 		try {
 			rule = client.getArtifactRuleConfig(null, subject, type);
@@ -245,16 +248,6 @@ final class RegisteringSerializer<T> implements AutoCloseable {
 			rule = client.getGlobalRuleConfig(type);
 		}
 		return rule.getConfig();
-	}
-
-	private RegistryClient rulesClient() {
-		RegistryClient client = this.rules;
-		if (client == null) {
-			client = RegistryClientFactory.create(this.properties.apiUrl(),
-					new HashMap<String, Object>(this.properties.getProperties()));
-			this.rules = client;
-		}
-		return client;
 	}
 
 	private String describe(PayloadTarget target, String subject) {
@@ -297,6 +290,12 @@ final class RegisteringSerializer<T> implements AutoCloseable {
 	public void close() {
 		this.calls.shutdownNow();
 		this.byTopic.values().forEach(AbstractKafkaSerializer::close);
+		try {
+			this.client.close();
+		}
+		catch (IOException ex) {
+			// Closing at shutdown: nothing is left to do with a client that would not close.
+		}
 	}
 
 }

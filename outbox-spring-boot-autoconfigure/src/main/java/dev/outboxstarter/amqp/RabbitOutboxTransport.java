@@ -113,6 +113,14 @@ class RabbitOutboxTransport implements OutboxTransport, DisposableBean {
 	}
 
 	/**
+	 * Sends a binary payload as the message's body and its content type as the message's.
+	 */
+	@Override
+	public boolean sendsBinaryPayloads() {
+		return true;
+	}
+
+	/**
 	 * Takes a destination of the shape routes have, {@code <exchange>/<routing key>}: a name without
 	 * {@code '/'}, most often a queue's or a Kafka topic's, would be taken for an exchange, and every
 	 * message to it would come back unroutable.

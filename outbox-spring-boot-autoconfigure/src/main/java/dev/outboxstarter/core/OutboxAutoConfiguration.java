@@ -210,15 +210,18 @@ public final class OutboxAutoConfiguration {
 			OutboxStore store, OutboxProperties properties, ObjectProvider<CaptureFlushHook> flushHooks,
 			ObjectProvider<EventHeadersContributor> headersContributors,
 			ObjectProvider<CommittedEventsListener> committedListeners, ObjectProvider<FastPathDispatcher> fastPath,
-			ObjectProvider<OutboxPayloadSerializer> payloadSerializers, ApplicationEventPublisher publisher,
-			ListableBeanFactory beanFactory) {
+			ObjectProvider<OutboxPayloadSerializer> payloadSerializers, OutboxTransports transports,
+			ApplicationEventPublisher publisher, ListableBeanFactory beanFactory) {
 		RelayHandOff relayHandOff = (fastPath.getIfAvailable() != null)
 				? new RelayHandOff(properties.getFastPath().getGracePeriod()) : RelayHandOff.IMMEDIATE;
 		CommitSteps steps = new CommitSteps(flushHooks.orderedStream().toList(), publisher, store, relayHandOff,
 				committedListeners.orderedStream().toList());
 		EventSerializer serializer = new EventSerializer(jsonMapper.getIfAvailable(JsonMapper::new),
 				properties.getMaxPayloadSize().toBytes(), payloadSerializers.orderedStream().toList(),
-				properties.getPayloadFormat());
+				properties.getPayloadFormat(), (name) -> {
+					OutboxTransport transport = transports.byName().get(name);
+					return transport != null && transport.sendsBinaryPayloads();
+				});
 		properties.getRoutes().forEach((type, route) -> {
 			if (route.getPayloadFormat() != null) {
 				serializer.checkConfigured("outbox.routes[" + type + "].payload-format", route.getPayloadFormat());

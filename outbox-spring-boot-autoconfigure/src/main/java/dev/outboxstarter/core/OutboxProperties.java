@@ -39,8 +39,9 @@ public class OutboxProperties {
 	private final String tableName;
 
 	/**
-	 * Largest serialized event accepted. A larger event is refused when it is raised, which rolls the
-	 * business transaction back.
+	 * Largest serialized event accepted, in the bytes of its payload format. A larger event is refused
+	 * when it is raised, which rolls the business transaction back. A payload in a format other than
+	 * JSON is stored in Base64, a third larger than its bytes.
 	 */
 	private final DataSize maxPayloadSize;
 

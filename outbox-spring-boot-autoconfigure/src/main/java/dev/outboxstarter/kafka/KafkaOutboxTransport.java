@@ -203,6 +203,15 @@ class KafkaOutboxTransport implements OutboxTransport, DisposableBean {
 	}
 
 	/**
+	 * Sends a binary payload as the record's value and its content type as the {@code content-type}
+	 * header.
+	 */
+	@Override
+	public boolean sendsBinaryPayloads() {
+		return true;
+	}
+
+	/**
 	 * The producer's retriable errors mean the cluster cannot take records right now: no metadata within
 	 * {@code max.block.ms} (the broker is unreachable, or the topic does not exist and is not created
 	 * automatically), records expired in the producer, no leader, too few in-sync replicas, a lost

@@ -47,6 +47,11 @@ public abstract class ForwardingOutboxTransport implements OutboxTransport {
 	}
 
 	@Override
+	public boolean sendsBinaryPayloads() {
+		return this.transport.sendsBinaryPayloads();
+	}
+
+	@Override
 	public boolean isUnavailable(Throwable failure) {
 		return this.transport.isUnavailable(failure);
 	}

@@ -44,6 +44,17 @@ public interface OutboxTransport {
 	}
 
 	/**
+	 * Whether this transport sends payloads in formats other than JSON ({@link OutboxPayloadSerializer}):
+	 * it sends {@link OutboxMessage#payloadBytes()} and carries {@link OutboxMessage#contentType()}. An
+	 * event whose route would give such a transport a binary payload is refused when it is raised. None
+	 * by default: a transport written for JSON would send the Base64 text.
+	 * @return whether the transport sends binary payloads as they are
+	 */
+	default boolean sendsBinaryPayloads() {
+		return false;
+	}
+
+	/**
 	 * Whether a failure means that the broker cannot take messages right now (unreachable, no leader,
 	 * too few replicas in sync) rather than that this message cannot be published. An outage is not the
 	 * message's fault: a failure of this kind is recorded and retried like any other, but it never makes

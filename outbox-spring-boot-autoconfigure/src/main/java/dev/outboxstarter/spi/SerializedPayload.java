@@ -24,8 +24,8 @@ public record SerializedPayload(byte[] bytes, String contentType, @Nullable Stri
 	 * @param schema a URI of its schema, if any
 	 */
 	public SerializedPayload {
-		Objects.requireNonNull(bytes, "bytes");
-		if (contentType.isBlank()) {
+		Objects.requireNonNull(bytes, "A serialized payload needs its bytes");
+		if (contentType == null || contentType.isBlank()) {
 			throw new IllegalArgumentException("A serialized payload needs a content type");
 		}
 	}

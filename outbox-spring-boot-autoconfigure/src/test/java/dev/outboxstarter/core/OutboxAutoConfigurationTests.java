@@ -101,6 +101,21 @@ class OutboxAutoConfigurationTests {
 	}
 
 	@Test
+	void payloadFormatThatNoSerializerWritesFailsStartUpNamingTheProperty() {
+		this.runner.withPropertyValues("outbox.payload-format=avro")
+			.run((context) -> assertThat(context).hasFailed()
+				.getFailure()
+				.rootCause()
+				.hasMessageContaining("outbox.payload-format 'avro' is not a payload format"));
+		this.runner.withPropertyValues("outbox.routes[java.lang.String].destination=strings",
+				"outbox.routes[java.lang.String].payload-format=protobuf")
+			.run((context) -> assertThat(context).hasFailed()
+				.getFailure()
+				.rootCause()
+				.hasMessageContaining("outbox.routes[java.lang.String].payload-format 'protobuf' is not a payload format"));
+	}
+
+	@Test
 	void unknownSchemaModeFailsNamingTheProperty() {
 		this.runner.withPropertyValues("outbox.schema.mode=liquibase")
 			.run((context) -> assertThat(context).hasFailed()

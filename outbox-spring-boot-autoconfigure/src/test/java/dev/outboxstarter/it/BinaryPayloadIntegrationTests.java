@@ -15,6 +15,8 @@ import dev.outboxstarter.OutboxEvent;
 import dev.outboxstarter.OutboxHeaders;
 import dev.outboxstarter.it.orders.OrderService;
 import dev.outboxstarter.it.orders.OrdersTestApplication;
+import dev.outboxstarter.operations.OutboxMonitoring;
+import dev.outboxstarter.operations.StoredEvent;
 import dev.outboxstarter.spi.OutboxPayloadSerializer;
 import dev.outboxstarter.spi.PayloadTarget;
 import dev.outboxstarter.spi.SerializedPayload;
@@ -93,6 +95,9 @@ class BinaryPayloadIntegrationTests {
 	@Autowired
 	private JdbcTemplate jdbc;
 
+	@Autowired
+	private OutboxMonitoring monitoring;
+
 	@DynamicPropertySource
 	static void services(DynamicPropertyRegistry registry) {
 		registry.add("spring.kafka.bootstrap-servers", TestKafka::bootstrapServers);
@@ -120,6 +125,10 @@ class BinaryPayloadIntegrationTests {
 			assertThat(header(onKafka, OutboxHeaders.CONTENT_TYPE)).isEqualTo(PrefixedFormat.CONTENT_TYPE);
 			assertThat(header(onKafka, OutboxHeaders.PAYLOAD_SCHEMA)).isEqualTo(PrefixedFormat.schema(TOPIC));
 			assertThat(header(onKafka, OutboxHeaders.EVENT_TYPE)).isEqualTo("parcel-shipped");
+			// As the endpoint and the console list it: in Base64, with its content type, never as text.
+			StoredEvent listed = this.monitoring.find(UUID.fromString(header(onKafka, OutboxHeaders.MESSAGE_ID)), true);
+			assertThat(listed.contentType()).isEqualTo(PrefixedFormat.CONTENT_TYPE);
+			assertThat(Base64.getDecoder().decode(listed.payload())).isEqualTo(PrefixedFormat.bytes(TOPIC, parcel));
 		}
 		Message onRabbit = await().atMost(Duration.ofSeconds(30))
 			.pollInterval(Duration.ofMillis(50))

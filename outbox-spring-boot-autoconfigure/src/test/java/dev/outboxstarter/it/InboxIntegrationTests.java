@@ -24,6 +24,7 @@ import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.common.serialization.StringSerializer;
 import org.junit.jupiter.api.Test;
 import tools.jackson.databind.json.JsonMapper;
@@ -65,6 +66,8 @@ class InboxIntegrationTests {
 
 	static final String CLOUDEVENT_SOURCES_TOPIC = "it-inbox-cloudevent-sources";
 
+	static final String BINARY_TOPIC = "it-inbox-binary";
+
 	private static final JsonMapper json = new JsonMapper();
 
 	static {
@@ -74,6 +77,7 @@ class InboxIntegrationTests {
 		TestKafka.createTopic(TOPIC, 3);
 		TestKafka.createTopic(CLOUDEVENTS_TOPIC, 1);
 		TestKafka.createTopic(CLOUDEVENT_SOURCES_TOPIC, 1);
+		TestKafka.createTopic(BINARY_TOPIC, 1);
 	}
 
 	@Autowired
@@ -96,6 +100,9 @@ class InboxIntegrationTests {
 
 	@Autowired
 	private SourcedAuditing sourcedAuditing;
+
+	@Autowired
+	private Parcels parcels;
 
 	@DynamicPropertySource
 	static void services(DynamicPropertyRegistry registry) {
@@ -176,6 +183,38 @@ class InboxIntegrationTests {
 		assertThat(this.outcomes.duplicates("auditing")).containsExactly(twice);
 		assertThat(this.outcomes.processed("auditing")).containsExactly(twice, once);
 		assertThat(this.auditing.delivered()).containsExactly(twice, once);
+	}
+
+	/**
+	 * A payload in a binary format (an Avro or Protobuf payload as the outbox publishes it) is
+	 * deduplicated like any other: by the outbox-message-id header, whatever the bytes.
+	 */
+	@Test
+	void aBinaryPayloadDeliveredTwiceHasItsEffectOnceAndReachesTheListenerAsItsBytes() throws Exception {
+		String twice = UUID.randomUUID().toString();
+		String once = UUID.randomUUID().toString();
+		byte[] avroLike = { 0, 0, 0, 0, 7, (byte) 0xff, (byte) 0xfe, 'p', 0 };
+		try (KafkaProducer<String, byte[]> producer = new KafkaProducer<>(
+				Map.of(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, TestKafka.bootstrapServers()), new StringSerializer(),
+				new ByteArraySerializer())) {
+			producer.send(binaryRecord(twice, avroLike)).get();
+			producer.send(binaryRecord(twice, avroLike)).get();
+			producer.send(binaryRecord(once, avroLike)).get();
+		}
+
+		await().atMost(Duration.ofSeconds(30))
+			.pollInterval(Duration.ofMillis(50))
+			.until(() -> this.outcomes.processed("parcels").contains(once));
+		assertThat(this.outcomes.duplicates("parcels")).containsExactly(twice);
+		assertThat(this.outcomes.processed("parcels")).containsExactly(twice, once);
+		assertThat(this.parcels.delivered()).hasSize(2).allSatisfy((bytes) -> assertThat(bytes).isEqualTo(avroLike));
+	}
+
+	private static ProducerRecord<String, byte[]> binaryRecord(String messageId, byte[] payload) {
+		ProducerRecord<String, byte[]> record = new ProducerRecord<>(BINARY_TOPIC, "parcel-1", payload);
+		record.headers().add(OutboxHeaders.MESSAGE_ID, messageId.getBytes(StandardCharsets.UTF_8));
+		record.headers().add(OutboxHeaders.CONTENT_TYPE, "application/avro".getBytes(StandardCharsets.UTF_8));
+		return record;
 	}
 
 	@Test
@@ -268,6 +307,11 @@ class InboxIntegrationTests {
 		}
 
 		@Bean
+		Parcels parcels() {
+			return new Parcels();
+		}
+
+		@Bean
 		SourcedAuditing sourcedAuditing() {
 			return new SourcedAuditing();
 		}
@@ -344,6 +388,24 @@ class InboxIntegrationTests {
 
 		private static String header(ConsumerRecord<String, String> record, String name) {
 			return new String(record.headers().lastHeader(name).value(), StandardCharsets.UTF_8);
+		}
+
+	}
+
+	/** Consumes binary payloads, as a registry's deserializer would read them. */
+	static class Parcels {
+
+		private final List<byte[]> delivered = new CopyOnWriteArrayList<>();
+
+		@KafkaListener(id = "inbox-parcels", topics = BINARY_TOPIC, groupId = "inbox-parcels",
+				properties = "value.deserializer=org.apache.kafka.common.serialization.ByteArrayDeserializer")
+		@IdempotentConsumer("parcels")
+		public void onParcel(ConsumerRecord<String, byte[]> record) {
+			this.delivered.add(record.value());
+		}
+
+		public List<byte[]> delivered() {
+			return this.delivered;
 		}
 
 	}

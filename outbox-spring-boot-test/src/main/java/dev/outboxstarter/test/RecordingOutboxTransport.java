@@ -37,6 +37,14 @@ public class RecordingOutboxTransport implements OutboxTransport, Ordered {
 		return this.name;
 	}
 
+	/**
+	 * Records binary payloads as the transport it stands in for would send them.
+	 */
+	@Override
+	public boolean sendsBinaryPayloads() {
+		return true;
+	}
+
 	@Override
 	public CompletableFuture<?> send(OutboxMessage message) {
 		this.published.record(this.name, message);

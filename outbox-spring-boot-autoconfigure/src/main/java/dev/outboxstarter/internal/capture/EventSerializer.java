@@ -8,6 +8,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Predicate;
 
 import dev.outboxstarter.OutboxCaptureException;
 import dev.outboxstarter.OutboxConfigurationException;
@@ -29,6 +30,9 @@ public final class EventSerializer {
 	/** The name of the default format, the application's {@code JsonMapper}. */
 	public static final String JSON = "json";
 
+	/** The width of the {@code content_type} column. */
+	private static final int MAX_CONTENT_TYPE_LENGTH = 255;
+
 	private final JsonMapper json;
 
 	private final long maxPayloadBytes;
@@ -37,6 +41,9 @@ public final class EventSerializer {
 
 	/** The serializer of events whose route names no format and whose type none claims; null for JSON. */
 	private final @Nullable OutboxPayloadSerializer defaultFormat;
+
+	/** Whether a transport, by name, sends binary payloads as they are. */
+	private final Predicate<String> sendsBinaryPayloads;
 
 	/** Which serializer claims each type seen so far; empty for none. */
 	private final Map<Class<?>, Optional<OutboxPayloadSerializer>> claims = new ConcurrentHashMap<>();
@@ -47,7 +54,7 @@ public final class EventSerializer {
 	 * @param maxPayloadBytes largest serialized payload accepted, in bytes
 	 */
 	public EventSerializer(JsonMapper json, long maxPayloadBytes) {
-		this(json, maxPayloadBytes, List.of(), JSON);
+		this(json, maxPayloadBytes, List.of(), JSON, (transport) -> false);
 	}
 
 	/**
@@ -57,13 +64,16 @@ public final class EventSerializer {
 	 * @param serializers the other payload formats, in the order they claim types
 	 * @param defaultFormat the format of events whose route names none and whose type none claims
 	 * ({@code outbox.payload-format})
+	 * @param sendsBinaryPayloads whether a transport, by name, sends binary payloads as they are
+	 * (see {@link dev.outboxstarter.spi.OutboxTransport#sendsBinaryPayloads()})
 	 * @throws OutboxConfigurationException when two serializers have one name, one is named
 	 * {@value #JSON}, or the default format is none of them
 	 */
 	public EventSerializer(JsonMapper json, long maxPayloadBytes, List<OutboxPayloadSerializer> serializers,
-			String defaultFormat) {
+			String defaultFormat, Predicate<String> sendsBinaryPayloads) {
 		this.json = json;
 		this.maxPayloadBytes = maxPayloadBytes;
+		this.sendsBinaryPayloads = sendsBinaryPayloads;
 		Map<String, OutboxPayloadSerializer> formats = new LinkedHashMap<>();
 		for (OutboxPayloadSerializer serializer : serializers) {
 			String name = serializer.format();
@@ -93,7 +103,7 @@ public final class EventSerializer {
 			throw new OutboxConfigurationException(property + " '" + name + "' is not a payload format",
 					"Use " + known() + (this.formats.isEmpty()
 							? ", or add a module that brings other formats, such as outbox-schema-registry for avro "
-									+ "and protobuf"
+									+ "and protobuf (with outbox.schema-registry.url set)"
 							: ""));
 		}
 	}
@@ -183,6 +193,13 @@ public final class EventSerializer {
 
 	private Payload binary(OutboxPayloadSerializer serializer, Object event, EventRoutes routes,
 			ResolvedRoute route) {
+		if (!this.sendsBinaryPayloads.test(route.transport())) {
+			throw new OutboxCaptureException(routes.describeEvent() + " would be written as " + serializer.format()
+					+ ", but transport '" + route.transport() + "' sends JSON payloads only: route it with "
+					+ "payloadFormat \"json\" (@OutboxEvent(payloadFormat = \"json\") or outbox.routes["
+					+ event.getClass().getName() + "].payload-format=json), or to a transport that sends binary "
+					+ "payloads (kafka, rabbit)");
+		}
 		SerializedPayload serialized;
 		try {
 			serialized = serializer.serialize(event,
@@ -192,6 +209,15 @@ public final class EventSerializer {
 			throw new OutboxCaptureException(routes.describeEvent() + " cannot be serialized as "
 					+ serializer.format() + " for " + route.transport() + " '" + route.destination() + "': "
 					+ ex.getMessage(), ex);
+		}
+		if (serialized == null) {
+			throw new OutboxCaptureException(routes.describeEvent() + " cannot be serialized as "
+					+ serializer.format() + ": its serializer " + serializer + " returned nothing");
+		}
+		if (serialized.contentType().length() > MAX_CONTENT_TYPE_LENGTH) {
+			throw new OutboxCaptureException(routes.describeEvent() + " was serialized as " + serializer.format()
+					+ " with a content type longer than " + MAX_CONTENT_TYPE_LENGTH + " characters, which its row "
+					+ "cannot hold: '" + serialized.contentType() + "'");
 		}
 		checkSize(routes, serialized.bytes().length, serializer.format());
 		return new Payload(Base64.getEncoder().encodeToString(serialized.bytes()), serialized.contentType(),

@@ -12,6 +12,7 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Function;
 
 import dev.outboxstarter.internal.store.ClaimedBatch;
@@ -64,6 +65,9 @@ public class BatchDelivery {
 	private final OutageTransitions outageTransitions;
 
 	private final InFlightSends inFlight;
+
+	/** Sends of this delivery's batches, of the fast path and the relay alike, not yet completed. */
+	private final AtomicInteger unresolvedSends = new AtomicInteger();
 
 	/**
 	 * Creates the delivery.
@@ -129,19 +133,20 @@ public class BatchDelivery {
 	 * is not asked again in the batch. What is not sent stays pending, unchanged.
 	 * <p>
 	 * A transport keeps the order of messages sent at once only while it fails none of them unless it
-	 * fails the later ones too. Kafka's producer does not when an earlier batch stopped waiting for a
-	 * send: that send sits in an older producer batch, which expires first, and a message of a key appended
-	 * to it can fail while the next message of the key, in a newer producer batch, is delivered once the
-	 * broker is back. So while a send of an earlier batch is unresolved, a key's messages go one round
-	 * each.
+	 * fails the later ones too. Kafka's producer does not while a send of another batch is unresolved
+	 * (one this batch's wait overlaps, or one an earlier batch stopped waiting for): that send sits in an
+	 * older producer batch, which expires first, and a message of a key appended to it can fail while the
+	 * next message of the key, in a newer producer batch, is delivered once the broker is back. So a round
+	 * that starts while any send of this delivery is unresolved takes one message of each key.
 	 */
 	private BatchOutcome publish(List<ClaimedEvent> events, int claimed) {
 		long deadline = System.nanoTime() + this.publishTimeout.toNanos();
 		SendFailures failures = new SendFailures(this.transports, this.retryPolicy, this.outages);
 		BatchOutcome outcome = new BatchOutcome(claimed, failures, this.outages);
-		boolean keyRunsAtOnce = !this.inFlight.anyUnresolved();
 		List<ClaimedEvent> unsent = recordEarlierSends(events, outcome);
 		while (!unsent.isEmpty() && System.nanoTime() < deadline && !outcome.isInterrupted()) {
+			// This batch's earlier rounds are resolved: what is unresolved is another batch's.
+			boolean keyRunsAtOnce = this.unresolvedSends.get() == 0;
 			List<ClaimedEvent> round = new ArrayList<>(unsent.size());
 			List<ClaimedEvent> later = new ArrayList<>();
 			Set<OrderingKey> keysInRound = new HashSet<>();
@@ -240,8 +245,7 @@ public class BatchDelivery {
 				continue;
 			}
 			try {
-				sent.add(new Sent(event,
-						transport.send(event.message()).thenApply((acknowledgement) -> acknowledged(event))));
+				sent.add(new Sent(event, send(transport, event)));
 			}
 			catch (RejectedExecutionException ex) {
 				outcome.failures().noRoomFor(event);
@@ -257,6 +261,24 @@ public class BatchDelivery {
 				outcome.stop(orderingKey(message.event()));
 			}
 		}
+	}
+
+	/**
+	 * Sends a message, counted as unresolved until its send completes: the count is down again before
+	 * the acknowledgement the batch waits for completes.
+	 */
+	private CompletableFuture<Instant> send(OutboxTransport transport, ClaimedEvent event) {
+		this.unresolvedSends.incrementAndGet();
+		CompletableFuture<?> sending;
+		try {
+			sending = transport.send(event.message());
+		}
+		catch (RuntimeException ex) {
+			this.unresolvedSends.decrementAndGet();
+			throw ex;
+		}
+		return sending.whenComplete((result, failure) -> this.unresolvedSends.decrementAndGet())
+			.thenApply((acknowledgement) -> acknowledged(event));
 	}
 
 	/**

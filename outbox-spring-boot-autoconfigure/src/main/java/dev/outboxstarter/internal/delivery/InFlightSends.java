@@ -9,7 +9,6 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
-import java.util.concurrent.atomic.AtomicInteger;
 
 import org.jspecify.annotations.Nullable;
 
@@ -29,9 +28,6 @@ import org.jspecify.annotations.Nullable;
 final class InFlightSends {
 
 	private final Map<UUID, Send> sends = new ConcurrentHashMap<>();
-
-	/** How many of the sends kept have no outcome yet. */
-	private final AtomicInteger unresolved = new AtomicInteger();
 
 	private final long resolvedRetentionNanos;
 
@@ -55,20 +51,7 @@ final class InFlightSends {
 	void add(UUID id, CompletableFuture<Instant> acknowledgement) {
 		Send send = new Send(acknowledgement);
 		this.sends.put(id, send);
-		this.unresolved.incrementAndGet();
-		acknowledgement.whenComplete((acknowledgedAt, failure) -> {
-			send.resolvedAt = System.nanoTime();
-			this.unresolved.decrementAndGet();
-		});
-	}
-
-	/**
-	 * Whether a send that a batch stopped waiting for has no outcome yet: the transport still holds it,
-	 * and may deliver or fail it after messages sent later.
-	 * @return whether one is unresolved
-	 */
-	boolean anyUnresolved() {
-		return this.unresolved.get() > 0;
+		acknowledgement.whenComplete((acknowledgedAt, failure) -> send.resolvedAt = System.nanoTime());
 	}
 
 	/**

@@ -6,6 +6,7 @@ import java.util.Base64;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.Predicate;
 
 import dev.outboxstarter.MessageFormat;
 import dev.outboxstarter.OutboxCaptureException;
@@ -35,11 +36,14 @@ import static org.assertj.core.api.Assertions.tuple;
  */
 class EventSerializerTests {
 
+	/** Kafka and RabbitMQ send binary payloads; the local transport takes JSON only. */
+	private static final Predicate<String> BINARY_TRANSPORTS = Set.of("kafka", "rabbit")::contains;
+
 	private final JsonMapper json = new JsonMapper();
 
 	private final TaggedFormat tagged = new TaggedFormat();
 
-	private final EventSerializer serializer = new EventSerializer(this.json, 1024, List.of(this.tagged), "json");
+	private final EventSerializer serializer = new EventSerializer(this.json, 1024, List.of(this.tagged), "json", BINARY_TRANSPORTS);
 
 	@Test
 	void eventsAreJsonByDefaultAndTheirRowsHaveNoContentType() {
@@ -91,7 +95,7 @@ class EventSerializerTests {
 
 	@Test
 	void theDefaultFormatAppliesToEventsWhoseRouteNamesNoneAndWhoseTypeNoneClaims() {
-		EventSerializer taggedByDefault = new EventSerializer(this.json, 1024, List.of(this.tagged), "tagged");
+		EventSerializer taggedByDefault = new EventSerializer(this.json, 1024, List.of(this.tagged), "tagged", BINARY_TRANSPORTS);
 		assertThat(rowsOf(taggedByDefault, new PlainRouted("g"), Map.of())).singleElement()
 			.extracting(CapturedEvent::contentType)
 			.isEqualTo(TaggedFormat.CONTENT_TYPE);
@@ -114,8 +118,17 @@ class EventSerializerTests {
 	}
 
 	@Test
+	void aBinaryPayloadForATransportThatSendsJsonOnlyIsRefusedSayingHowToRouteIt() {
+		assertThatExceptionOfType(OutboxCaptureException.class)
+			.isThrownBy(() -> rowsOf(this.serializer, new HandledLocally("i"), Map.of()))
+			.withMessageContaining("would be written as tagged, but transport 'local' sends JSON payloads only")
+			.withMessageContaining("payloadFormat \"json\"");
+		assertThat(this.tagged.targets).isEmpty();
+	}
+
+	@Test
 	void aBinaryPayloadLargerThanTheLimitIsRefused() {
-		EventSerializer small = new EventSerializer(this.json, 8, List.of(this.tagged), "json");
+		EventSerializer small = new EventSerializer(this.json, 8, List.of(this.tagged), "json", BINARY_TRANSPORTS);
 		assertThatExceptionOfType(OutboxCaptureException.class)
 			.isThrownBy(() -> rowsOf(small, new Tagged("larger than eight bytes"), Map.of()))
 			.withMessageContaining("bytes as tagged, more than outbox.max-payload-size (8 bytes)");
@@ -124,21 +137,21 @@ class EventSerializerTests {
 	@Test
 	void anUnknownDefaultFormatTwoSerializersOfOneNameAndASerializerNamedJsonFailStartUp() {
 		assertThatExceptionOfType(OutboxConfigurationException.class)
-			.isThrownBy(() -> new EventSerializer(this.json, 1024, List.of(), "avro"))
+			.isThrownBy(() -> new EventSerializer(this.json, 1024, List.of(), "avro", BINARY_TRANSPORTS))
 			.withMessageContaining("outbox.payload-format 'avro' is not a payload format")
 			.withMessageContaining("outbox-schema-registry");
 		assertThatExceptionOfType(OutboxConfigurationException.class)
-			.isThrownBy(() -> new EventSerializer(this.json, 1024, List.of(this.tagged, new TaggedFormat()), "json"))
+			.isThrownBy(() -> new EventSerializer(this.json, 1024, List.of(this.tagged, new TaggedFormat()), "json", BINARY_TRANSPORTS))
 			.withMessageContaining("Two payload serializers are named 'tagged'");
 		assertThatExceptionOfType(OutboxConfigurationException.class)
-			.isThrownBy(() -> new EventSerializer(this.json, 1024, List.of(new TaggedFormat("json")), "json"))
+			.isThrownBy(() -> new EventSerializer(this.json, 1024, List.of(new TaggedFormat("json")), "json", BINARY_TRANSPORTS))
 			.withMessageContaining("the outbox's own format");
 	}
 
 	private List<CapturedEvent> rowsOf(EventSerializer serializer, Object event,
 			Map<String, RouteDefinition> configured) {
 		EventRouting routing = new EventRouting(List.of(), configured,
-				RoutableTransports.all(Set.of("kafka", "rabbit"), "kafka"), new RouteFormats(MessageFormat.OUTBOX, null),
+				RoutableTransports.all(Set.of("kafka", "rabbit", "local"), "kafka"), new RouteFormats(MessageFormat.OUTBOX, null),
 				new MockEnvironment());
 		EventRoutes routes = routing.routesFor(event);
 		return new SerializedEvent(routes, serializer.serialize(event, routes), Map.of()).rowsFor(null, null);
@@ -218,6 +231,10 @@ class EventSerializerTests {
 
 	@OutboxEvent(destination = "claimed", payloadFormat = "json")
 	record ClaimedButJson(String id) implements Identified {
+	}
+
+	@OutboxEvent(transport = "local", destination = "handler", payloadFormat = "tagged")
+	record HandledLocally(String id) implements Identified {
 	}
 
 	@OutboxEvent(destination = "misnamed", payloadFormat = "avor")

@@ -158,6 +158,33 @@ public class BatchDeliveryTests {
 	}
 
 	@Test
+	void aRoundThatStartsWhileAnotherBatchAwaitsItsSendTakesOneMessageOfEachKey() {
+		InMemoryTransport log = new InMemoryTransport("log", true, null);
+		BatchDelivery delivery = delivery(log, Duration.ofSeconds(3));
+		CapturedEvent awaited = event("log", "t", "A");
+		insert(awaited);
+		CompletableFuture<DeliveryResult> other = CompletableFuture
+			.supplyAsync(() -> delivery.deliver(PublishPath.FAST, (store) -> store.claimCaptured(List.of(awaited))));
+		await().atMost(Duration.ofSeconds(10))
+			.pollInterval(Duration.ofMillis(5))
+			.until(() -> log.sent.contains(awaited.id()));
+		CapturedEvent k1 = event("log", "t", "K");
+		CapturedEvent k2 = event("log", "t", "K");
+		insert(k1, k2);
+		log.accepts = (message) -> true;
+		try {
+			assertThat(delivery.deliver(PublishPath.RELAY, (store) -> store.claimCaptured(List.of(k1, k2))).published())
+				.isEqualTo(2);
+			assertThat(log.ackedBeforeSending.get(k2.id())).as("acknowledged before K's second message was sent")
+				.contains(k1.id());
+		}
+		finally {
+			log.acknowledgePending();
+		}
+		assertThat(other.join().published()).isOne();
+	}
+
+	@Test
 	void keyStopsAtItsFirstFailureAndTheRestStaysPendingUntouched() {
 		CapturedEvent k1 = event("queue", "q", "K");
 		CapturedEvent k2 = event("queue", "q", "K");
