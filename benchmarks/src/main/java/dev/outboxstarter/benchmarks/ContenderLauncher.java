@@ -11,6 +11,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
+import dev.outboxstarter.schemaregistry.server.SchemaRegistryProcess;
 import dev.outboxstarter.testsupport.FaultClassPath;
 import dev.outboxstarter.testsupport.KafkaBrokerProcess;
 import tools.jackson.core.type.TypeReference;
@@ -125,6 +126,10 @@ final class ContenderLauncher {
 		command.add(this.broker.bootstrapServers());
 		command.addAll(parameters);
 		command.add("jdbcUrl=" + this.options.jdbcUrl());
+		if (contender.contender().needsSchemaRegistry()) {
+			// Started on first use, once for the whole run; each run's topic is a subject of its own.
+			command.add("schemaRegistryUrl=" + SchemaRegistryProcess.shared().registryApiUrl());
+		}
 		return command;
 	}
 

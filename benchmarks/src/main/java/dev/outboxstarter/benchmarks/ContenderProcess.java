@@ -50,6 +50,7 @@ public final class ContenderProcess {
 		String schema = "bench_" + which.name().toLowerCase(Locale.ROOT);
 		prepareSchema(database, jdbcUrl, username, schema);
 		long maxBlockMillis = Long.parseLong(parameters.getOrDefault("maxBlockMillis", "2000"));
+		String schemaRegistryUrl = parameters.get("schemaRegistryUrl");
 		String topic = "bench-" + which.name().toLowerCase(Locale.ROOT).replace('_', '-') + "-" + scenario + "-"
 				+ System.currentTimeMillis();
 		createTopic(broker, topic);
@@ -57,7 +58,8 @@ public final class ContenderProcess {
 		try (Contender contender = which.create()) {
 			String schemaUrl = database.schemaUrl(jdbcUrl, schema);
 			// Publishing straight to the broker; the scenarios of an unreachable broker use a forwarder.
-			ContenderSettings direct = new ContenderSettings(schemaUrl, username, schema, broker, topic, maxBlockMillis);
+			ContenderSettings direct = new ContenderSettings(schemaUrl, username, schema, broker, topic, maxBlockMillis,
+					schemaRegistryUrl);
 			switch (scenario) {
 				case "write" -> {
 					contender.start(direct);
@@ -68,7 +70,7 @@ public final class ContenderProcess {
 				case "drain" -> {
 					try (TcpForwarder forwarder = TcpForwarder.onFreePort(broker)) {
 						contender.start(new ContenderSettings(schemaUrl, username, schema, forwarder.address(), topic,
-								maxBlockMillis));
+								maxBlockMillis, schemaRegistryUrl));
 						result = BacklogDrain.run(contender, forwarder, broker, topic,
 								Integer.parseInt(parameters.get("events")),
 								Duration.ofSeconds(Long.parseLong(parameters.getOrDefault("limitSeconds", "600"))));
@@ -96,7 +98,7 @@ public final class ContenderProcess {
 				case "scaleout" -> {
 					try (TcpForwarder forwarder = TcpForwarder.onFreePort(broker)) {
 						ContenderSettings settings = new ContenderSettings(schemaUrl, username, schema, forwarder.address(),
-								topic, maxBlockMillis);
+								topic, maxBlockMillis, schemaRegistryUrl);
 						contender.start(settings);
 						result = ScaleOut.run(contender, which::create, settings,
 								Integer.parseInt(parameters.get("instances")), forwarder, broker, topic,

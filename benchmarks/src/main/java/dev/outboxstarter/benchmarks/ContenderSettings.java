@@ -1,5 +1,7 @@
 package dev.outboxstarter.benchmarks;
 
+import org.jspecify.annotations.Nullable;
+
 /**
  * Where a contender finds its database and broker.
  *
@@ -12,7 +14,9 @@ package dev.outboxstarter.benchmarks;
  * @param topic the topic
  * @param maxBlockMillis the producers' {@code max.block.ms}: how long a send waits for metadata of an
  * unreachable broker (the same for every contender)
+ * @param schemaRegistryUrl the API of the schema registry the suite started, for a contender that
+ * {@link Contenders#needsSchemaRegistry() needs one}, else {@code null}
  */
 public record ContenderSettings(String jdbcUrl, String username, String schema, String bootstrapServers,
-		String topic, long maxBlockMillis) {
+		String topic, long maxBlockMillis, @Nullable String schemaRegistryUrl) {
 }

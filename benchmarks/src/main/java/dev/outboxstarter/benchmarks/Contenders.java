@@ -11,6 +11,7 @@ import dev.outboxstarter.benchmarks.contenders.namastack.NamastackContender;
 import dev.outboxstarter.benchmarks.contenders.naive.NaiveDualWriteContender;
 import dev.outboxstarter.benchmarks.contenders.raw.RawReferenceContender;
 import dev.outboxstarter.benchmarks.contenders.starter.StarterContender;
+import dev.outboxstarter.benchmarks.contenders.starteravro.StarterAvroContender;
 
 /**
  * The contenders by name.
@@ -29,6 +30,13 @@ public enum Contenders {
 
 	STARTER_CAPTURE_ONLY("starter (capture only: fast path and relay off)",
 			() -> new StarterContender(Map.of("outbox.fast-path.enabled", false, "outbox.relay.enabled", false))),
+
+	STARTER_AVRO("starter, Avro payloads through Apicurio Registry 2.4.2 (confluent wire format)",
+			() -> new StarterAvroContender(false), true),
+
+	STARTER_AVRO_WRITERS_THREAD(
+			"starter, Avro payloads, Apicurio's serializer called on the writer's thread (no request timeout: for comparison)",
+			() -> new StarterAvroContender(true), true),
 
 	LOG_RELAY("starter, log relay (Debezium 3.6.1, poll.interval.ms 500)", () -> new LogRelayContender(500),
 			BenchmarkDatabase.POSTGRESQL),
@@ -56,13 +64,25 @@ public enum Contenders {
 
 	private final Set<BenchmarkDatabase> databases;
 
+	private final boolean needsSchemaRegistry;
+
 	Contenders(String label, Supplier<Contender> factory) {
 		this(label, factory, BenchmarkDatabase.values());
 	}
 
+	Contenders(String label, Supplier<Contender> factory, boolean needsSchemaRegistry) {
+		this(label, factory, needsSchemaRegistry, BenchmarkDatabase.values());
+	}
+
 	Contenders(String label, Supplier<Contender> factory, BenchmarkDatabase... databases) {
+		this(label, factory, false, databases);
+	}
+
+	Contenders(String label, Supplier<Contender> factory, boolean needsSchemaRegistry,
+			BenchmarkDatabase... databases) {
 		this.label = label;
 		this.factory = factory;
+		this.needsSchemaRegistry = needsSchemaRegistry;
 		this.databases = Set.of(databases);
 	}
 
@@ -78,6 +98,15 @@ public enum Contenders {
 	 */
 	public boolean runsOn(BenchmarkDatabase database) {
 		return this.databases.contains(database);
+	}
+
+	/**
+	 * Whether the contender writes through a schema registry, which the suite then starts (once, on
+	 * first use) and names in {@link ContenderSettings#schemaRegistryUrl()}.
+	 * @return whether it needs one
+	 */
+	public boolean needsSchemaRegistry() {
+		return this.needsSchemaRegistry;
 	}
 
 	public Contender create() {
