@@ -83,11 +83,6 @@ class LocalOutboxTransport implements OutboxTransport, DisposableBean {
 			return CompletableFuture.failedFuture(new IllegalStateException(
 					"No @OutboxHandler(\"" + message.destination() + "\") method in this application"));
 		}
-		if (message.contentType() != null) {
-			return CompletableFuture.failedFuture(new IllegalStateException("@OutboxHandler(\""
-					+ message.destination() + "\") takes events as JSON, but this one's payload is "
-					+ message.contentType() + ": route events to local handlers with payloadFormat \"json\""));
-		}
 		return CompletableFuture.runAsync(() -> handle(handler, message), this.executor);
 	}
 

@@ -28,7 +28,7 @@ import tools.jackson.databind.json.JsonMapper;
 public final class EventSerializer {
 
 	/** The name of the default format, the application's {@code JsonMapper}. */
-	public static final String JSON = "json";
+	private static final String JSON = "json";
 
 	/** The width of the {@code content_type} column. */
 	private static final int MAX_CONTENT_TYPE_LENGTH = 255;
