@@ -8,6 +8,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
@@ -277,8 +278,15 @@ public class BatchDelivery {
 			this.unresolvedSends.decrementAndGet();
 			throw ex;
 		}
-		return sending.whenComplete((result, failure) -> this.unresolvedSends.decrementAndGet())
-			.thenApply((acknowledgement) -> acknowledged(event));
+		// One stage for both, rather than a stage per step: this runs for every message sent.
+		return sending.handle((acknowledgement, failure) -> {
+			this.unresolvedSends.decrementAndGet();
+			if (failure != null) {
+				throw (failure instanceof CompletionException completion) ? completion
+						: new CompletionException(failure);
+			}
+			return acknowledged(event);
+		});
 	}
 
 	/**
