@@ -1,0 +1,11 @@
+package dev.outboxstarter.it.twodatabases.billing;
+
+import java.util.List;
+
+import org.springframework.data.jpa.repository.JpaRepository;
+
+public interface InvoiceRepository extends JpaRepository<Invoice, Long> {
+
+	List<Invoice> findByCustomer(String customer);
+
+}
