@@ -1,6 +1,7 @@
 package dev.outboxstarter.core;
 
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 
 import javax.sql.DataSource;
@@ -8,12 +9,11 @@ import javax.sql.DataSource;
 import dev.outboxstarter.DeadEvents;
 import dev.outboxstarter.Outbox;
 import dev.outboxstarter.OutboxEventRouter;
-import dev.outboxstarter.core.OutboxProperties.Cleanup;
-import dev.outboxstarter.core.OutboxProperties.Ordering;
 import dev.outboxstarter.core.OutboxProperties.RelayMode;
 import dev.outboxstarter.internal.capture.CaptureBuffers;
 import dev.outboxstarter.internal.capture.CaptureCommitListenerRegistrar;
 import dev.outboxstarter.internal.capture.CaptureFlushHook;
+import dev.outboxstarter.internal.capture.CaptureTarget;
 import dev.outboxstarter.internal.capture.CommitSteps;
 import dev.outboxstarter.internal.capture.EventSerializer;
 import dev.outboxstarter.internal.capture.OutboxCapture;
@@ -27,7 +27,6 @@ import dev.outboxstarter.internal.delivery.OutboxRelay;
 import dev.outboxstarter.internal.delivery.RetryPolicy;
 import dev.outboxstarter.internal.housekeeping.BacklogMonitor;
 import dev.outboxstarter.internal.housekeeping.OutboxCleanup;
-import dev.outboxstarter.internal.jdbc.DatabaseVendor;
 import dev.outboxstarter.internal.operations.DefaultOutboxAdministration;
 import dev.outboxstarter.internal.operations.DefaultOutboxMonitoring;
 import dev.outboxstarter.internal.operations.DefaultOutboxTesting;
@@ -38,13 +37,8 @@ import dev.outboxstarter.internal.routing.RouteDefinition;
 import dev.outboxstarter.internal.routing.RouteFormats;
 import dev.outboxstarter.internal.routing.RoutePropertyNames;
 import dev.outboxstarter.internal.schema.OutboxSchemaInitializer;
-import dev.outboxstarter.internal.store.ClaimIdleLimit;
 import dev.outboxstarter.internal.store.EventSearch;
-import dev.outboxstarter.internal.store.OutboxStatements;
-import dev.outboxstarter.internal.store.OutboxStatements.KeyOrdering;
-import dev.outboxstarter.internal.store.OutboxStatements.PublishedRows;
 import dev.outboxstarter.internal.store.OutboxStore;
-import dev.outboxstarter.internal.store.OutboxStore.Relaying;
 import dev.outboxstarter.internal.store.RelayHandOff;
 import dev.outboxstarter.internal.store.StoredDeadEvents;
 import dev.outboxstarter.internal.store.StoredEvents;
@@ -95,16 +89,13 @@ public final class OutboxAutoConfiguration {
 
 	@Bean
 	OutboxStore outboxStore(DataSource dataSource, OutboxProperties properties, ObjectProvider<JsonMapper> jsonMapper) {
-		DatabaseVendor vendor = DatabaseVendor.of(dataSource);
-		return new OutboxStore(dataSource, vendor, statements(vendor, properties),
-				jsonMapper.getIfAvailable(JsonMapper::new),
-				(properties.getRelay().getMode() == RelayMode.LOG) ? Relaying.FROM_LOG : Relaying.POLLED,
-				ClaimIdleLimit.forPublishTimeout(properties.getPublishTimeout()));
+		return OutboxParts.store(dataSource, properties.getTableName(), properties,
+				jsonMapper.getIfAvailable(JsonMapper::new));
 	}
 
 	@Bean
 	StoredEvents outboxStoredEvents(DataSource dataSource, OutboxStore store, OutboxProperties properties) {
-		return new StoredEvents(dataSource, store.vendor(), statements(store.vendor(), properties));
+		return OutboxParts.storedEvents(dataSource, store, properties.getTableName(), properties);
 	}
 
 	@Bean
@@ -114,20 +105,11 @@ public final class OutboxAutoConfiguration {
 				jsonMapper.getIfAvailable(JsonMapper::new));
 	}
 
-	private static OutboxStatements statements(DatabaseVendor vendor, OutboxProperties properties) {
-		KeyOrdering keyOrdering = (properties.getOrdering() != Ordering.PER_KEY) ? KeyOrdering.NONE
-				: properties.isDeadEventBlocksKey() ? KeyOrdering.PER_KEY_DEAD_BLOCKS : KeyOrdering.PER_KEY;
-		Cleanup cleanup = properties.getCleanup();
-		PublishedRows publishedRows = (cleanup.isEnabled() && cleanup.getPublishedRetention().isZero())
-				? PublishedRows.DELETED : PublishedRows.KEPT;
-		return OutboxStatements.load(vendor, properties.getTableName(), keyOrdering, publishedRows);
-	}
-
 	@Bean
 	OutboxSchemaInitializer outboxSchemaInitializer(DataSource dataSource, OutboxStore store,
 			OutboxProperties properties, ResourceLoader resourceLoader) {
-		return SchemaInitializers.forTable(properties.getSchema().getMode(), dataSource, store.vendor(),
-				store.vendor().migrationLocation(), "outbox", properties.getTableName(), resourceLoader);
+		return OutboxParts.schemaInitializer(dataSource, store, properties.getTableName(), properties,
+				resourceLoader);
 	}
 
 	@Bean
@@ -170,19 +152,15 @@ public final class OutboxAutoConfiguration {
 	BatchDelivery outboxBatchDelivery(OutboxStore store, DataSource dataSource, OutboxProperties properties,
 			OutboxTransports transports, RetryPolicy retryPolicy, Outages outages,
 			ObjectProvider<OutboxDeliveryListener> listeners) {
-		return new BatchDelivery(store, transports.byName(), retryPolicy, properties.getPublishTimeout(),
-				properties.getOrdering() == Ordering.PER_KEY, OutboxTransactions.readCommitted(dataSource),
-				listeners.orderedStream().toList(), outages);
+		return OutboxParts.delivery(store, dataSource, properties, transports, retryPolicy, outages,
+				listeners.orderedStream().toList());
 	}
 
 	@Bean
 	@ConditionalOnBooleanProperty(name = "outbox.cleanup.enabled", matchIfMissing = true)
 	OutboxCleanup outboxCleanup(StoredEvents storedEvents, DataSource dataSource, OutboxProperties properties,
 			ObjectProvider<SimpleAsyncTaskSchedulerBuilder> schedulers) {
-		OutboxProperties.Cleanup cleanup = properties.getCleanup();
-		return new OutboxCleanup(storedEvents, OutboxTransactions.readCommitted(dataSource),
-				cleanup.getPublishedRetention(), cleanup.getDeadRetention(), cleanup.getBatchSize(),
-				cleanup.getInterval(), OutboxThreads.named(schedulers, "outbox-cleanup"));
+		return OutboxParts.cleanup(storedEvents, dataSource, properties, schedulers, "outbox-cleanup");
 	}
 
 	@Bean
@@ -190,9 +168,7 @@ public final class OutboxAutoConfiguration {
 	@ConditionalOnProperty(name = "outbox.relay.mode", havingValue = "polling", matchIfMissing = true)
 	FastPathDispatcher outboxFastPathDispatcher(BatchDelivery delivery, OutboxProperties properties,
 			ObjectProvider<SimpleAsyncTaskSchedulerBuilder> schedulers) {
-		OutboxProperties.FastPath fastPath = properties.getFastPath();
-		return new FastPathDispatcher(delivery, fastPath.getQueueCapacity(), fastPath.getBatchSize(),
-				fastPath.getThreads(), properties.getShutdownTimeout(), OutboxThreads.named(schedulers, "outbox-fast-path"));
+		return OutboxParts.fastPath(delivery, properties, schedulers, "outbox-fast-path");
 	}
 
 	@Bean
@@ -200,22 +176,62 @@ public final class OutboxAutoConfiguration {
 	@ConditionalOnProperty(name = "outbox.relay.mode", havingValue = "polling", matchIfMissing = true)
 	OutboxRelay outboxRelay(BatchDelivery delivery, OutboxProperties properties,
 			ObjectProvider<SimpleAsyncTaskSchedulerBuilder> schedulers) {
-		OutboxProperties.Relay relay = properties.getRelay();
-		return new OutboxRelay(delivery, relay.getBatchSize(), relay.getPollInterval(), properties.getShutdownTimeout(),
-				OutboxThreads.named(schedulers, "outbox-relay"));
+		return OutboxParts.relay(delivery, properties, schedulers, "outbox-relay");
+	}
+
+	/**
+	 * Where capture finds the outbox of a transaction's data source: the primary one's, and those of
+	 * the other data sources once {@link #outboxDataSourceOutboxes} has made them.
+	 */
+	@Bean
+	CaptureBuffers outboxCaptureBuffers(DataSource dataSource, OutboxStore store, OutboxProperties properties,
+			ObjectProvider<CaptureFlushHook> flushHooks, ObjectProvider<CommittedEventsListener> committedListeners,
+			ObjectProvider<FastPathDispatcher> fastPath, ApplicationEventPublisher publisher,
+			ListableBeanFactory beanFactory) {
+		RelayHandOff relayHandOff = (fastPath.getIfAvailable() != null)
+				? new RelayHandOff(properties.getFastPath().getGracePeriod()) : RelayHandOff.IMMEDIATE;
+		CaptureTarget primary = new CaptureTarget(primaryName(beanFactory, dataSource), dataSource, store,
+				relayHandOff, committedListeners.orderedStream().toList());
+		return new CaptureBuffers(primary, new OutboxTransactionManagers(beanFactory),
+				new CommitSteps(flushHooks.orderedStream().toList(), publisher));
+	}
+
+	private static String primaryName(ListableBeanFactory beanFactory, DataSource dataSource) {
+		return beanFactory.getBeansOfType(DataSource.class, false, false)
+			.entrySet()
+			.stream()
+			.filter((entry) -> entry.getValue() == dataSource)
+			.map(Map.Entry::getKey)
+			.findFirst()
+			.orElse("dataSource");
+	}
+
+	/**
+	 * The outboxes of the data sources other than the primary one that transaction managers run
+	 * transactions on.
+	 */
+	@Bean
+	DataSourceOutboxes outboxDataSourceOutboxes(ListableBeanFactory beanFactory, DataSource dataSource,
+			OutboxProperties properties, ObjectProvider<JsonMapper> jsonMapper, OutboxTransports transports,
+			RetryPolicy retryPolicy, Outages outages, ObjectProvider<OutboxDeliveryListener> deliveryListeners,
+			ObjectProvider<CommittedEventsListener> committedListeners, ObjectProvider<FastPathDispatcher> fastPath,
+			CaptureBuffers captureBuffers, ObjectProvider<SimpleAsyncTaskSchedulerBuilder> schedulers,
+			ResourceLoader resourceLoader) {
+		FastPathDispatcher primaryFastPath = fastPath.getIfAvailable();
+		List<CommittedEventsListener> applicationListeners = committedListeners.orderedStream()
+			.filter((listener) -> listener != primaryFastPath)
+			.toList();
+		return new DataSourceOutboxes(beanFactory, dataSource, properties,
+				new DataSourceOutboxes.Dependencies(jsonMapper.getIfAvailable(JsonMapper::new), transports,
+						retryPolicy, outages, deliveryListeners.orderedStream().toList(), applicationListeners,
+						captureBuffers, schedulers, resourceLoader));
 	}
 
 	@Bean
-	OutboxCapture outboxCapture(EventRouting routing, ObjectProvider<JsonMapper> jsonMapper, DataSource dataSource,
-			OutboxStore store, OutboxProperties properties, ObjectProvider<CaptureFlushHook> flushHooks,
-			ObjectProvider<EventHeadersContributor> headersContributors,
-			ObjectProvider<CommittedEventsListener> committedListeners, ObjectProvider<FastPathDispatcher> fastPath,
+	OutboxCapture outboxCapture(EventRouting routing, ObjectProvider<JsonMapper> jsonMapper,
+			OutboxProperties properties, ObjectProvider<EventHeadersContributor> headersContributors,
 			ObjectProvider<OutboxPayloadSerializer> payloadSerializers, OutboxTransports transports,
-			ApplicationEventPublisher publisher, ListableBeanFactory beanFactory) {
-		RelayHandOff relayHandOff = (fastPath.getIfAvailable() != null)
-				? new RelayHandOff(properties.getFastPath().getGracePeriod()) : RelayHandOff.IMMEDIATE;
-		CommitSteps steps = new CommitSteps(flushHooks.orderedStream().toList(), publisher, store, relayHandOff,
-				committedListeners.orderedStream().toList());
+			CaptureBuffers buffers) {
 		EventSerializer serializer = new EventSerializer(jsonMapper.getIfAvailable(JsonMapper::new),
 				properties.getMaxPayloadSize().toBytes(), payloadSerializers.orderedStream().toList(),
 				properties.getPayloadFormat(), (name) -> {
@@ -227,8 +243,7 @@ public final class OutboxAutoConfiguration {
 				serializer.checkConfigured("outbox.routes[" + type + "].payload-format", route.getPayloadFormat());
 			}
 		});
-		return new OutboxCapture(routing, serializer, headersContributors.orderedStream().toList(),
-				new CaptureBuffers(dataSource, new OutboxTransactionManagers(beanFactory, dataSource), steps));
+		return new OutboxCapture(routing, serializer, headersContributors.orderedStream().toList(), buffers);
 	}
 
 	/**

@@ -108,6 +108,13 @@ public class OutboxProperties {
 	 */
 	private final Map<String, Route> routes;
 
+	/**
+	 * The outboxes of data sources other than the primary one, by the data source's bean name. Every
+	 * data source that a transaction manager of the context runs transactions on gets an outbox of its
+	 * own, with the settings above; an entry here turns one off or gives it another table.
+	 */
+	private final Map<String, DataSourceOutbox> datasources;
+
 	public OutboxProperties(@DefaultValue("true") boolean enabled, @DefaultValue("outbox_event") String tableName,
 			@DefaultValue("1MB") DataSize maxPayloadSize, @DefaultValue(RoutableTransports.KAFKA) String defaultTransport,
 			@DefaultValue("outbox") MessageFormat messageFormat, @DefaultValue("json") String payloadFormat,
@@ -115,7 +122,8 @@ public class OutboxProperties {
 			@DefaultValue("false") boolean deadEventBlocksKey, @DefaultValue("10s") Duration publishTimeout,
 			@DefaultValue("10s") Duration shutdownTimeout, @DefaultValue FastPath fastPath, @DefaultValue Relay relay,
 			@DefaultValue Retry retry, @DefaultValue Schema schema, @DefaultValue Cleanup cleanup,
-			@DefaultValue Backlog backlog, @DefaultValue CloudEvents cloudevents, @Nullable Map<String, Route> routes) {
+			@DefaultValue Backlog backlog, @DefaultValue CloudEvents cloudevents, @Nullable Map<String, Route> routes,
+			@Nullable Map<String, DataSourceOutbox> datasources) {
 		checkTableName(tableName, "outbox.table-name");
 		check(maxPayloadSize.toBytes() > 0, "outbox.max-payload-size", maxPayloadSize, "it must be positive, e.g. 1MB");
 		check(StringUtils.hasText(defaultTransport), "outbox.default-transport", defaultTransport,
@@ -140,6 +148,12 @@ public class OutboxProperties {
 		this.backlog = backlog;
 		this.cloudevents = cloudevents;
 		this.routes = (routes != null) ? Map.copyOf(routes) : Map.of();
+		this.datasources = (datasources != null) ? Map.copyOf(datasources) : Map.of();
+		this.datasources.forEach((name, outbox) -> {
+			if (outbox.getTableName() != null) {
+				checkTableName(outbox.getTableName(), "outbox.datasources." + name + ".table-name");
+			}
+		});
 	}
 
 	static void checkTableName(String tableName, String property) {
@@ -266,6 +280,10 @@ public class OutboxProperties {
 
 	public Map<String, Route> getRoutes() {
 		return this.routes;
+	}
+
+	public Map<String, DataSourceOutbox> getDatasources() {
+		return this.datasources;
 	}
 
 	/**
@@ -766,6 +784,37 @@ public class OutboxProperties {
 
 		public @Nullable String getKey() {
 			return this.key;
+		}
+
+	}
+
+	/**
+	 * The outbox of a data source other than the primary one.
+	 */
+	public static class DataSourceOutbox {
+
+		/**
+		 * Whether the data source has an outbox; defaults to whether a transaction manager of the context
+		 * runs transactions on it.
+		 */
+		private final @Nullable Boolean enabled;
+
+		/**
+		 * Name of the data source's outbox table; defaults to 'outbox.table-name'.
+		 */
+		private final @Nullable String tableName;
+
+		public DataSourceOutbox(@Nullable Boolean enabled, @Nullable String tableName) {
+			this.enabled = enabled;
+			this.tableName = tableName;
+		}
+
+		public @Nullable Boolean getEnabled() {
+			return this.enabled;
+		}
+
+		public @Nullable String getTableName() {
+			return this.tableName;
 		}
 
 	}

@@ -11,6 +11,7 @@ import dev.outboxstarter.spi.CapturedEvent;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.core.Ordered;
+import org.springframework.util.Assert;
 import org.springframework.transaction.support.TransactionSynchronization;
 import org.springframework.transaction.support.TransactionSynchronizationManager;
 
@@ -54,8 +55,11 @@ final class CaptureBuffer implements TransactionSynchronization {
 
 	private boolean committed;
 
-	/** Whether the connection to the outbox's data source was found to be in this transaction. */
-	private boolean outboxConnectionChecked;
+	/**
+	 * The outbox of the data source the transaction runs on, once an event has been captured and its
+	 * connection found to be in the transaction.
+	 */
+	private @Nullable CaptureTarget target;
 
 	/** The first event refused in this transaction, which must then not commit. */
 	private @Nullable OutboxCaptureException refusal;
@@ -177,7 +181,8 @@ final class CaptureBuffer implements TransactionSynchronization {
 		try {
 			beforeInsert.run();
 			if (this.rows.hasUnwritten()) {
-				this.steps.insert(this.rows.unwritten());
+				Assert.state(this.target != null, "Rows were captured without an outbox to write them to");
+				this.target.insert(this.rows.unwritten());
 				this.rows.markWritten();
 			}
 		}
@@ -210,12 +215,18 @@ final class CaptureBuffer implements TransactionSynchronization {
 		return this.committed;
 	}
 
-	boolean isOutboxConnectionChecked() {
-		return this.outboxConnectionChecked;
+	@Nullable CaptureTarget target() {
+		return this.target;
 	}
 
-	void markOutboxConnectionChecked() {
-		this.outboxConnectionChecked = true;
+	/**
+	 * Sets the outbox the transaction's rows go to, found for its first captured event; its later events
+	 * run on the same connection.
+	 */
+	void writeTo(CaptureTarget target) {
+		if (this.target == null) {
+			this.target = target;
+		}
 	}
 
 	void refuse(OutboxCaptureException refusal) {
@@ -281,7 +292,7 @@ final class CaptureBuffer implements TransactionSynchronization {
 	@Override
 	public void afterCommit() {
 		this.committed = true;
-		this.steps.committed(this.rows.written(), this.rows.unwritten());
+		this.steps.committed(this.target, this.rows.written(), this.rows.unwritten());
 	}
 
 	@Override

@@ -2,8 +2,8 @@ package dev.outboxstarter.internal.capture;
 
 import java.sql.SQLException;
 import java.util.List;
-
-import javax.sql.DataSource;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.stream.Collectors;
 
 import dev.outboxstarter.OutboxCaptureException;
 import dev.outboxstarter.internal.routing.EventRoutes;
@@ -16,12 +16,13 @@ import org.springframework.transaction.support.TransactionSynchronizationManager
 
 /**
  * The buffers of the transactions that capture outbox events: finds the current transaction's, or
- * creates one with its first event, once it has checked that the event can be stored with the
- * transaction's change.
+ * creates one with its first event, once it has found the outbox of the data source the transaction
+ * runs on, and checked that the event can be stored with the transaction's change.
  */
 public final class CaptureBuffers {
 
-	private final DataSource dataSource;
+	/** The outboxes, the default one first; more are added once the context has started. */
+	private final List<CaptureTarget> targets = new CopyOnWriteArrayList<>();
 
 	private final OutboxTransactionManagers transactionManagers;
 
@@ -29,14 +30,24 @@ public final class CaptureBuffers {
 
 	/**
 	 * Creates the buffers.
-	 * @param dataSource the outbox data source, which the business transaction must be using
-	 * @param transactionManagers named when an event is published in another data source's transaction
+	 * @param defaultTarget the outbox of the application's primary data source
+	 * @param transactionManagers named when an event is published in a transaction of no outbox's data
+	 * source
 	 * @param steps what each buffer does with its events as its transaction commits
 	 */
-	public CaptureBuffers(DataSource dataSource, OutboxTransactionManagers transactionManagers, CommitSteps steps) {
-		this.dataSource = dataSource;
+	public CaptureBuffers(CaptureTarget defaultTarget, OutboxTransactionManagers transactionManagers,
+			CommitSteps steps) {
+		this.targets.add(defaultTarget);
 		this.transactionManagers = transactionManagers;
 		this.steps = steps;
+	}
+
+	/**
+	 * Adds the outbox of another data source, whose transactions' events are written to it from now on.
+	 * @param target the outbox
+	 */
+	public void add(CaptureTarget target) {
+		this.targets.add(target);
 	}
 
 	/**
@@ -45,7 +56,8 @@ public final class CaptureBuffers {
 	 * @throws OutboxCaptureException if the event cannot be stored with the current transaction
 	 */
 	CaptureBuffer forCapture(EventRoutes routes) {
-		CaptureBuffer buffer = checked(routes);
+		CaptureBuffer buffer = bound();
+		CaptureTarget target = target(routes, buffer);
 		if (buffer == null) {
 			if (commitStarted()) {
 				throw publishedAfterCompletionBegan(routes);
@@ -55,7 +67,7 @@ public final class CaptureBuffers {
 		if (buffer.isCommitted() || !buffer.isAccepting()) {
 			throw publishedAfterCompletionBegan(routes);
 		}
-		buffer.markOutboxConnectionChecked();
+		buffer.writeTo(target);
 		return buffer;
 	}
 
@@ -66,22 +78,23 @@ public final class CaptureBuffers {
 	 * @throws OutboxCaptureException if the event cannot be stored with the current transaction
 	 */
 	CaptureBuffer forDeferredCapture(EventRoutes routes) {
-		CaptureBuffer buffer = checked(routes);
+		CaptureBuffer buffer = bound();
+		CaptureTarget target = target(routes, buffer);
 		if (buffer == null) {
 			buffer = newBuffer();
 		}
 		if (buffer.isCommitted()) {
 			throw publishedAfterCompletionBegan(routes);
 		}
-		buffer.markOutboxConnectionChecked();
+		buffer.writeTo(target);
 		return buffer;
 	}
 
 	/**
-	 * The current transaction's buffer, once the transaction is found to be one of the outbox's data
-	 * source, or {@code null} when it has none yet.
+	 * The outbox the current transaction's events go to: the buffer's, once it has one; otherwise the
+	 * outbox whose data source has a connection in the transaction, not in auto-commit.
 	 */
-	private @Nullable CaptureBuffer checked(EventRoutes routes) {
+	private CaptureTarget target(EventRoutes routes, @Nullable CaptureBuffer buffer) {
 		if (!TransactionSynchronizationManager.isSynchronizationActive()
 				|| !TransactionSynchronizationManager.isActualTransactionActive()) {
 			if (TransactionSynchronizationManager.isActualTransactionActive()) {
@@ -92,41 +105,56 @@ public final class CaptureBuffers {
 					+ "outbox events are stored with the business change, so publish it inside a @Transactional "
 					+ "method or a TransactionTemplate");
 		}
-		Object connection = TransactionSynchronizationManager.getResource(this.dataSource);
-		if (connection == null) {
+		CaptureTarget target = (buffer != null) ? buffer.target() : null;
+		if (target != null) {
+			return target;
+		}
+		CaptureTarget autoCommitted = null;
+		for (CaptureTarget candidate : this.targets) {
+			Object connection = TransactionSynchronizationManager.getResource(candidate.dataSource());
+			if (connection != null) {
+				if (inTransaction(connection, routes)) {
+					return candidate;
+				}
+				autoCommitted = (autoCommitted != null) ? autoCommitted : candidate;
+			}
+		}
+		if (autoCommitted == null) {
 			throw new OutboxCaptureException(routes.describeEvent() + " was published in a transaction that does "
-					+ "not use the outbox DataSource: run it in a transaction of the DataSource's (or JPA) transaction "
-					+ "manager");
+					+ "not use " + describeDataSources() + ": run it in a transaction of the DataSource's (or JPA) "
+					+ "transaction manager");
 		}
-		CaptureBuffer buffer = bound();
-		if (buffer == null || !buffer.isOutboxConnectionChecked()) {
-			assertInTransaction(connection, routes);
+		throw new OutboxCaptureException(routes.describeEvent() + " was published in a transaction whose "
+				+ "connection to the outbox DataSource '" + autoCommitted.name() + "' is in auto-commit. "
+				+ this.transactionManagers.explainOtherTransaction(autoCommitted.dataSource(),
+						TransactionSynchronizationManager.getCurrentTransactionName()));
+	}
+
+	private String describeDataSources() {
+		if (this.targets.size() == 1) {
+			return "the outbox DataSource";
 		}
-		return buffer;
+		return "any outbox DataSource (" + this.targets.stream()
+			.map((target) -> "'" + target.name() + "'")
+			.collect(Collectors.joining(", ")) + ")";
 	}
 
 	/**
-	 * Refuses an event whose transaction holds the outbox's data source's connection in auto-commit.
-	 * Spring binds a connection to the transaction whenever synchronization is active, also when the
-	 * transaction belongs to another data source's transaction manager: a row inserted on it would
-	 * commit at once, whatever becomes of the business change.
+	 * Whether a connection Spring bound to the transaction belongs to it. Spring binds a connection
+	 * whenever synchronization is active, also when the transaction belongs to another data source's
+	 * transaction manager, in auto-commit: a row inserted on it would commit at once, whatever becomes
+	 * of the business change.
 	 */
-	private void assertInTransaction(Object connection, EventRoutes routes) {
+	private static boolean inTransaction(Object connection, EventRoutes routes) {
 		if (!(connection instanceof ConnectionHolder holder)) {
-			return;
+			return true;
 		}
-		boolean autoCommit;
 		try {
-			autoCommit = holder.getConnection().getAutoCommit();
+			return !holder.getConnection().getAutoCommit();
 		}
 		catch (SQLException ex) {
 			throw new OutboxCaptureException(routes.describeEvent()
 					+ " cannot be captured: the connection to the outbox DataSource failed: " + ex.getMessage(), ex);
-		}
-		if (autoCommit) {
-			throw new OutboxCaptureException(routes.describeEvent() + " was published in a transaction whose "
-					+ "connection to the outbox DataSource is in auto-commit. " + this.transactionManagers
-						.explainOtherTransaction(TransactionSynchronizationManager.getCurrentTransactionName()));
 		}
 	}
 

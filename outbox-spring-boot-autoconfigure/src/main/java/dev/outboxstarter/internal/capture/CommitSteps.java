@@ -2,20 +2,20 @@ package dev.outboxstarter.internal.capture;
 
 import java.util.List;
 
-import dev.outboxstarter.internal.store.OutboxStore;
-import dev.outboxstarter.internal.store.RelayHandOff;
 import dev.outboxstarter.spi.CapturedEvent;
 import dev.outboxstarter.spi.CommittedEventsListener;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
+import org.jspecify.annotations.Nullable;
 
 import org.springframework.context.ApplicationEventPublisher;
 
 /**
  * What the buffer of each transaction does with its events as the transaction commits: flush the
  * pending changes, so that changed aggregates raise their events; publish the events a flush deferred;
- * insert the rows, just before the commit; and, once it has committed, hand the rows to the fast path
- * and the other listeners of committed events. Shared by the buffers of every transaction.
+ * and, once the rows are written and committed, hand them to the listeners of committed events of
+ * their outbox ({@link CaptureTarget}), its fast path among them. Shared by the buffers of every
+ * transaction.
  */
 public final class CommitSteps {
 
@@ -25,27 +25,14 @@ public final class CommitSteps {
 
 	private final DeferredEventPublisher deferredEvents;
 
-	private final OutboxStore store;
-
-	private final RelayHandOff relayHandOff;
-
-	private final List<CommittedEventsListener> committedListeners;
-
 	/**
 	 * Creates the steps.
 	 * @param flushHooks flush pending changes before the rows are written
 	 * @param publisher publishes the events pulled from flushed aggregates
-	 * @param store writes the rows
-	 * @param relayHandOff when the relay takes new rows over from the fast path
-	 * @param committedListeners told the rows after commit
 	 */
-	public CommitSteps(List<CaptureFlushHook> flushHooks, ApplicationEventPublisher publisher, OutboxStore store,
-			RelayHandOff relayHandOff, List<CommittedEventsListener> committedListeners) {
+	public CommitSteps(List<CaptureFlushHook> flushHooks, ApplicationEventPublisher publisher) {
 		this.flushHooks = List.copyOf(flushHooks);
 		this.deferredEvents = new DeferredEventPublisher(publisher);
-		this.store = store;
-		this.relayHandOff = relayHandOff;
-		this.committedListeners = List.copyOf(committedListeners);
 	}
 
 	void flush() {
@@ -56,18 +43,16 @@ public final class CommitSteps {
 		this.deferredEvents.publish(event);
 	}
 
-	void insert(List<CapturedEvent> events) {
-		this.store.insert(events, this.relayHandOff.gracePeriod());
-	}
-
 	/**
-	 * Hands a transaction's rows to the listeners of committed events once it has committed. What one of
-	 * them throws is logged: the rows are committed, and the relay publishes them after the grace period.
+	 * Hands a transaction's rows to the listeners of committed events of their outbox once it has
+	 * committed. What one of them throws is logged: the rows are committed, and the relay publishes them
+	 * after the grace period.
+	 * @param target the outbox the rows were written to, {@code null} if the transaction captured nothing
 	 * @param events the rows written
 	 * @param unwritten the events captured but not written, which only a transaction manager that does
 	 * not run {@link CaptureCommitListener} leaves
 	 */
-	void committed(List<CapturedEvent> events, List<CapturedEvent> unwritten) {
+	void committed(@Nullable CaptureTarget target, List<CapturedEvent> events, List<CapturedEvent> unwritten) {
 		if (!unwritten.isEmpty()) {
 			logger.error(unwritten.size() + " outbox event(s) of a committed transaction were not written, the first "
 					+ unwritten.get(0).eventType() + " to " + unwritten.get(0).destination() + ": they were captured "
@@ -76,10 +61,10 @@ public final class CommitSteps {
 					+ "AbstractPlatformTransactionManager as a bean, or capture the first outbox event of the "
 					+ "transaction before it commits");
 		}
-		if (events.isEmpty()) {
+		if (target == null || events.isEmpty()) {
 			return;
 		}
-		for (CommittedEventsListener listener : this.committedListeners) {
+		for (CommittedEventsListener listener : target.committedListeners()) {
 			try {
 				listener.committed(events);
 			}

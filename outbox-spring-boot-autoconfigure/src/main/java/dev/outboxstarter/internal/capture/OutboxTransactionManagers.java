@@ -15,7 +15,7 @@ import org.springframework.transaction.support.ResourceTransactionManager;
 import org.springframework.util.ClassUtils;
 
 /**
- * The transaction managers of the context, told apart by whether they run their transactions on the
+ * The transaction managers of the context, told apart by whether they run their transactions on an
  * outbox's data source: for the message that refuses an event published in a transaction of another
  * one. Looked up only then.
  */
@@ -26,26 +26,24 @@ public class OutboxTransactionManagers {
 
 	private final ListableBeanFactory beanFactory;
 
-	private final DataSource dataSource;
-
-	public OutboxTransactionManagers(ListableBeanFactory beanFactory, DataSource dataSource) {
+	public OutboxTransactionManagers(ListableBeanFactory beanFactory) {
 		this.beanFactory = beanFactory;
-		this.dataSource = dataSource;
 	}
 
 	/**
-	 * Explains, for an event published in a transaction whose connection to the outbox's data source
-	 * is in auto-commit, which transaction managers run their transactions on that data source and
-	 * which do not, by bean name, and what to do.
+	 * Explains, for an event published in a transaction whose connection to an outbox's data source is
+	 * in auto-commit, which transaction managers run their transactions on that data source and which
+	 * do not, by bean name, and what to do.
+	 * @param dataSource the outbox's data source
 	 * @param transactionName the name of the current transaction, if it has one
 	 * @return sentences to append to the refusal
 	 */
-	String explainOtherTransaction(@Nullable String transactionName) {
+	String explainOtherTransaction(DataSource dataSource, @Nullable String transactionName) {
 		List<String> outbox = new ArrayList<>();
 		List<String> others = new ArrayList<>();
 		for (String name : this.beanFactory.getBeanNamesForType(PlatformTransactionManager.class, false, false)) {
 			PlatformTransactionManager manager = this.beanFactory.getBean(name, PlatformTransactionManager.class);
-			(usesOutboxDataSource(manager) ? outbox : others).add(name);
+			(runsOn(manager, dataSource) ? outbox : others).add(name);
 		}
 		StringBuilder explanation = new StringBuilder("The transaction");
 		if (transactionName != null) {
@@ -71,12 +69,18 @@ public class OutboxTransactionManagers {
 		return explanation.toString();
 	}
 
-	private boolean usesOutboxDataSource(PlatformTransactionManager manager) {
+	/**
+	 * Whether a transaction manager runs its transactions on a data source.
+	 * @param manager the transaction manager
+	 * @param dataSource the data source
+	 * @return whether its transactions hold a connection of the data source
+	 */
+	public static boolean runsOn(PlatformTransactionManager manager, DataSource dataSource) {
 		if (manager instanceof ResourceTransactionManager resourceManager
-				&& resourceManager.getResourceFactory() == this.dataSource) {
+				&& resourceManager.getResourceFactory() == dataSource) {
 			return true;
 		}
-		return jpaPresent && JpaDataSource.of(manager) == this.dataSource;
+		return jpaPresent && JpaDataSource.of(manager) == dataSource;
 	}
 
 	private static String quoted(List<String> names) {
