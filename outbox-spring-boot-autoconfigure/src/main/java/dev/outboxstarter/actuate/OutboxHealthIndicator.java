@@ -3,7 +3,9 @@ package dev.outboxstarter.actuate;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 
 import dev.outboxstarter.operations.BacklogReading;
@@ -14,13 +16,16 @@ import org.jspecify.annotations.Nullable;
 
 import org.springframework.boot.health.contributor.AbstractHealthIndicator;
 import org.springframework.boot.health.contributor.Health;
+import org.springframework.boot.health.contributor.Status;
 
 /**
  * The outbox's health, from the latest backlog reading (never a query of its own): {@code DOWN} when
  * the oldest pending event has waited longer than allowed, when the relay has not run for longer than
  * allowed, when there are more DEAD events than allowed (if a limit is set), or when the backlog
  * cannot be read. Transports this instance found unavailable and destinations it paused are shown as
- * details; their events wait, and the oldest pending event's age says how long.
+ * details; their events wait, and the oldest pending event's age says how long. The outboxes of the
+ * application's other data sources are checked alike, each under {@code otherOutboxes}, and any of
+ * them with a problem makes the outbox {@code DOWN}.
  */
 class OutboxHealthIndicator extends AbstractHealthIndicator {
 
@@ -51,27 +56,17 @@ class OutboxHealthIndicator extends AbstractHealthIndicator {
 	@Override
 	protected void doHealthCheck(Health.Builder builder) {
 		List<String> problems = new ArrayList<>();
-		builder.withDetail("relayMode", this.monitoring.relayMode());
-		BacklogSnapshot backlog = this.monitoring.latestBacklog();
-		if (backlog != null) {
-			checkBacklog(backlog, builder, problems);
-		}
-		if (this.monitoring.relayRuns()) {
-			Instant lastRun = this.monitoring.lastRelayRun();
-			builder.withDetail("lastRelayRun", String.valueOf(lastRun));
-			Duration sinceRun = (lastRun != null) ? Duration.between(lastRun, Instant.now()) : Duration.ZERO;
-			if (sinceRun.compareTo(this.maxTimeSinceRelayRun) > 0) {
-				problems.add("the relay has not run for " + sinceRun
-						+ ", longer than outbox.health.max-time-since-relay-run (" + this.maxTimeSinceRelayRun + ")");
-			}
-		}
-		Set<String> unavailableTransports = this.monitoring.unavailableTransports();
-		if (!unavailableTransports.isEmpty()) {
-			builder.withDetail("unavailableTransports", unavailableTransports);
-		}
-		List<PausedDestination> pausedDestinations = this.monitoring.pausedDestinations();
-		if (!pausedDestinations.isEmpty()) {
-			builder.withDetail("pausedDestinations", pausedDestinations);
+		builder.withDetails(inspect(this.monitoring, problems, ""));
+		Map<String, Object> others = new LinkedHashMap<>();
+		this.monitoring.otherOutboxes().forEach((name, outbox) -> {
+			List<String> outboxProblems = new ArrayList<>();
+			Map<String, Object> details = inspect(outbox, outboxProblems, "outbox '" + name + "': ");
+			details.put("status", outboxProblems.isEmpty() ? Status.UP.getCode() : Status.DOWN.getCode());
+			others.put(name, details);
+			problems.addAll(outboxProblems);
+		});
+		if (!others.isEmpty()) {
+			builder.withDetail("otherOutboxes", others);
 		}
 		if (problems.isEmpty()) {
 			builder.up();
@@ -81,15 +76,47 @@ class OutboxHealthIndicator extends AbstractHealthIndicator {
 		}
 	}
 
-	private void checkBacklog(BacklogSnapshot snapshot, Health.Builder builder, List<String> problems) {
+	/**
+	 * The details of one outbox, adding what is wrong with it to {@code problems}.
+	 */
+	private Map<String, Object> inspect(OutboxMonitoring outbox, List<String> problems, String problemPrefix) {
+		Map<String, Object> details = new LinkedHashMap<>();
+		List<String> found = new ArrayList<>();
+		details.put("relayMode", outbox.relayMode());
+		BacklogSnapshot backlog = outbox.latestBacklog();
+		if (backlog != null) {
+			checkBacklog(backlog, details, found);
+		}
+		if (outbox.relayRuns()) {
+			Instant lastRun = outbox.lastRelayRun();
+			details.put("lastRelayRun", String.valueOf(lastRun));
+			Duration sinceRun = (lastRun != null) ? Duration.between(lastRun, Instant.now()) : Duration.ZERO;
+			if (sinceRun.compareTo(this.maxTimeSinceRelayRun) > 0) {
+				found.add("the relay has not run for " + sinceRun
+						+ ", longer than outbox.health.max-time-since-relay-run (" + this.maxTimeSinceRelayRun + ")");
+			}
+		}
+		Set<String> unavailableTransports = outbox.unavailableTransports();
+		if (!unavailableTransports.isEmpty()) {
+			details.put("unavailableTransports", unavailableTransports);
+		}
+		List<PausedDestination> pausedDestinations = outbox.pausedDestinations();
+		if (!pausedDestinations.isEmpty()) {
+			details.put("pausedDestinations", pausedDestinations);
+		}
+		found.forEach((problem) -> problems.add(problemPrefix + problem));
+		return details;
+	}
+
+	private void checkBacklog(BacklogSnapshot snapshot, Map<String, Object> details, List<String> problems) {
 		BacklogReading reading = snapshot.reading();
 		if (reading != null) {
 			Duration oldestAge = reading.oldestPendingAge();
-			builder.withDetail("pending", reading.pending())
-				.withDetail("scheduled", reading.scheduled())
-				.withDetail("oldestPendingAge", oldestAge.toString())
-				.withDetail("dead", reading.dead())
-				.withDetail("readAt", String.valueOf(snapshot.readAt()));
+			details.put("pending", reading.pending());
+			details.put("scheduled", reading.scheduled());
+			details.put("oldestPendingAge", oldestAge.toString());
+			details.put("dead", reading.dead());
+			details.put("readAt", String.valueOf(snapshot.readAt()));
 			if (oldestAge.compareTo(this.maxOldestPendingAge) > 0) {
 				problems.add("the oldest pending event has waited " + oldestAge
 						+ ", longer than outbox.health.max-oldest-pending-age (" + this.maxOldestPendingAge + ")");

@@ -2,6 +2,8 @@ package dev.outboxstarter.core;
 
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -16,10 +18,16 @@ import dev.outboxstarter.internal.capture.OutboxTransactionManagers;
 import dev.outboxstarter.internal.delivery.BatchDelivery;
 import dev.outboxstarter.internal.delivery.FastPathDispatcher;
 import dev.outboxstarter.internal.delivery.Outages;
+import dev.outboxstarter.internal.delivery.OutboxRelay;
 import dev.outboxstarter.internal.delivery.RetryPolicy;
+import dev.outboxstarter.internal.housekeeping.BacklogMonitor;
+import dev.outboxstarter.internal.operations.DefaultOutboxMonitoring;
 import dev.outboxstarter.internal.routing.OutboxTransports;
+import dev.outboxstarter.internal.store.EventSearch;
 import dev.outboxstarter.internal.store.OutboxStore;
 import dev.outboxstarter.internal.store.RelayHandOff;
+import dev.outboxstarter.internal.store.StoredEvents;
+import dev.outboxstarter.operations.OutboxMonitoring;
 import dev.outboxstarter.spi.CommittedEventsListener;
 import dev.outboxstarter.spi.OutboxDeliveryListener;
 import org.apache.commons.logging.Log;
@@ -40,8 +48,9 @@ import org.springframework.transaction.PlatformTransactionManager;
  * otherwise, gets its own table, delivery, fast path, relay and cleanup, made like the primary one's
  * from the {@code outbox.*} settings, and capture writes the events of its transactions there.
  * <p>
- * They are found once every singleton exists, since which data source a transaction manager runs on
- * is known only from the transaction manager itself, and started and stopped with the context.
+ * They are found once every singleton exists (or when they are first asked for after that), since
+ * which data source a transaction manager runs on is known only from the transaction manager itself,
+ * and started and stopped with the context.
  */
 final class DataSourceOutboxes implements SmartInitializingSingleton, SmartLifecycle {
 
@@ -56,6 +65,10 @@ final class DataSourceOutboxes implements SmartInitializingSingleton, SmartLifec
 	private final Dependencies dependencies;
 
 	private final List<SmartLifecycle> parts = new ArrayList<>();
+
+	private final Map<String, OtherOutbox> outboxes = new LinkedHashMap<>();
+
+	private volatile boolean found;
 
 	private volatile boolean running;
 
@@ -76,6 +89,34 @@ final class DataSourceOutboxes implements SmartInitializingSingleton, SmartLifec
 
 	@Override
 	public void afterSingletonsInstantiated() {
+		outboxes();
+	}
+
+	/**
+	 * The outboxes of the other data sources, found at the first call.
+	 * @return the outboxes by name
+	 */
+	Map<String, OtherOutbox> outboxes() {
+		if (!this.found) {
+			synchronized (this.outboxes) {
+				if (!this.found) {
+					find();
+					this.found = true;
+				}
+			}
+		}
+		return Collections.unmodifiableMap(this.outboxes);
+	}
+
+	/**
+	 * The DEAD events' tables of the other outboxes.
+	 * @return their rows
+	 */
+	List<StoredEvents> storedEvents() {
+		return outboxes().values().stream().map(OtherOutbox::storedEvents).toList();
+	}
+
+	private void find() {
 		Map<String, DataSource> dataSources = this.beanFactory.getBeansOfType(DataSource.class, false, false);
 		checkConfigured(dataSources);
 		Collection<PlatformTransactionManager> transactionManagers = this.beanFactory
@@ -121,30 +162,44 @@ final class DataSourceOutboxes implements SmartInitializingSingleton, SmartLifec
 		OutboxParts.schemaInitializer(dataSource, store, table, this.properties, shared.resourceLoader())
 			.afterPropertiesSet();
 		List<CommittedEventsListener> committedListeners = new ArrayList<>(shared.committedListeners());
-		RelayHandOff relayHandOff = RelayHandOff.IMMEDIATE;
 		boolean polling = this.properties.getRelay().getMode() == RelayMode.POLLING;
 		BatchDelivery delivery = OutboxParts.delivery(store, dataSource, this.properties, shared.transports(),
 				shared.retryPolicy(), shared.outages(), shared.deliveryListeners());
-		if (polling && this.properties.getFastPath().isEnabled()) {
-			FastPathDispatcher fastPath = OutboxParts.fastPath(delivery, this.properties, shared.schedulers(),
-					"outbox-fast-path-" + name);
+		FastPathDispatcher fastPath = (polling && this.properties.getFastPath().isEnabled()) ? OutboxParts
+			.fastPath(delivery, this.properties, shared.schedulers(), "outbox-fast-path-" + name) : null;
+		RelayHandOff relayHandOff = RelayHandOff.IMMEDIATE;
+		if (fastPath != null) {
 			committedListeners.add(0, fastPath);
 			relayHandOff = new RelayHandOff(this.properties.getFastPath().getGracePeriod());
 			this.parts.add(fastPath);
 		}
-		if (polling && this.properties.getRelay().isEnabled()) {
-			this.parts.add(OutboxParts.relay(delivery, this.properties, shared.schedulers(), "outbox-relay-" + name));
+		OutboxRelay relay = (polling && this.properties.getRelay().isEnabled())
+				? OutboxParts.relay(delivery, this.properties, shared.schedulers(), "outbox-relay-" + name) : null;
+		if (relay != null) {
+			this.parts.add(relay);
 		}
+		StoredEvents storedEvents = OutboxParts.storedEvents(dataSource, store, table, this.properties);
 		if (this.properties.getCleanup().isEnabled()) {
-			this.parts.add(OutboxParts.cleanup(OutboxParts.storedEvents(dataSource, store, table, this.properties),
-					dataSource, this.properties, shared.schedulers(), "outbox-cleanup-" + name));
+			this.parts.add(OutboxParts.cleanup(storedEvents, dataSource, this.properties, shared.schedulers(),
+					"outbox-cleanup-" + name));
 		}
+		BacklogMonitor backlog = null;
+		if (polling && shared.backlogRead()) {
+			backlog = OutboxParts.backlog(storedEvents, this.properties, shared.schedulers(), "outbox-backlog-" + name);
+			this.parts.add(backlog);
+		}
+		BacklogMonitor backlogMonitor = backlog;
+		OutboxMonitoring monitoring = new DefaultOutboxMonitoring(name, this.properties.getRelay().getMode().value(),
+				storedEvents, new EventSearch(dataSource, store.vendor(), table, shared.json()), shared.transports(),
+				shared.outages(), () -> relay, () -> fastPath, () -> backlogMonitor, Map::of);
+		this.outboxes.put(name, new OtherOutbox(name, table, storedEvents, monitoring));
 		shared.captureBuffers().add(new CaptureTarget(name, dataSource, store, relayHandOff, committedListeners));
 		logger.info("The DataSource '" + name + "' has an outbox of its own, the table '" + table + "'");
 	}
 
 	@Override
 	public void start() {
+		outboxes();
 		this.parts.forEach(SmartLifecycle::start);
 		this.running = true;
 	}
@@ -171,13 +226,27 @@ final class DataSourceOutboxes implements SmartInitializingSingleton, SmartLifec
 	 * @param committedListeners the application's listeners of committed events, the primary outbox's fast
 	 * path not among them
 	 * @param captureBuffers where capture finds the outbox of a transaction's data source
-	 * @param schedulers the threads of the fast paths, relays and cleanups
+	 * @param schedulers the threads of the fast paths, relays, cleanups and backlog monitors
 	 * @param resourceLoader finds the schema scripts
+	 * @param backlogRead whether the backlog is read, as it is for the primary outbox (for the metrics and
+	 * health)
 	 */
 	record Dependencies(JsonMapper json, OutboxTransports transports, RetryPolicy retryPolicy, Outages outages,
 			List<OutboxDeliveryListener> deliveryListeners, List<CommittedEventsListener> committedListeners,
 			CaptureBuffers captureBuffers, ObjectProvider<SimpleAsyncTaskSchedulerBuilder> schedulers,
-			ResourceLoader resourceLoader) {
+			ResourceLoader resourceLoader, boolean backlogRead) {
+
+	}
+
+	/**
+	 * The outbox of a data source other than the primary one.
+	 *
+	 * @param name its name, the data source's bean name
+	 * @param table its table
+	 * @param storedEvents its rows
+	 * @param monitoring what is pending or DEAD in it
+	 */
+	record OtherOutbox(String name, String table, StoredEvents storedEvents, OutboxMonitoring monitoring) {
 
 	}
 

@@ -1,5 +1,6 @@
 package dev.outboxstarter.core;
 
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -216,7 +217,7 @@ public final class OutboxAutoConfiguration {
 			RetryPolicy retryPolicy, Outages outages, ObjectProvider<OutboxDeliveryListener> deliveryListeners,
 			ObjectProvider<CommittedEventsListener> committedListeners, ObjectProvider<FastPathDispatcher> fastPath,
 			CaptureBuffers captureBuffers, ObjectProvider<SimpleAsyncTaskSchedulerBuilder> schedulers,
-			ResourceLoader resourceLoader) {
+			ResourceLoader resourceLoader, ObjectProvider<BacklogMonitor> backlog) {
 		FastPathDispatcher primaryFastPath = fastPath.getIfAvailable();
 		List<CommittedEventsListener> applicationListeners = committedListeners.orderedStream()
 			.filter((listener) -> listener != primaryFastPath)
@@ -224,7 +225,13 @@ public final class OutboxAutoConfiguration {
 		return new DataSourceOutboxes(beanFactory, dataSource, properties,
 				new DataSourceOutboxes.Dependencies(jsonMapper.getIfAvailable(JsonMapper::new), transports,
 						retryPolicy, outages, deliveryListeners.orderedStream().toList(), applicationListeners,
-						captureBuffers, schedulers, resourceLoader));
+						captureBuffers, schedulers, resourceLoader, backlog.getIfAvailable() != null));
+	}
+
+	private static Map<String, OutboxMonitoring> otherMonitorings(DataSourceOutboxes outboxes) {
+		Map<String, OutboxMonitoring> monitorings = new LinkedHashMap<>();
+		outboxes.outboxes().forEach((name, outbox) -> monitorings.put(name, outbox.monitoring()));
+		return monitorings;
 	}
 
 	@Bean
@@ -254,9 +261,11 @@ public final class OutboxAutoConfiguration {
 	@Bean
 	OutboxMonitoring outboxMonitoring(OutboxProperties properties, StoredEvents storedEvents, EventSearch search,
 			OutboxTransports transports, Outages outages, ObjectProvider<OutboxRelay> relay, ObjectProvider<FastPathDispatcher> fastPath,
-			ObjectProvider<BacklogMonitor> backlog) {
-		return new DefaultOutboxMonitoring(properties.getRelay().getMode().value(), storedEvents, search, transports,
-				outages, relay, fastPath, backlog);
+			ObjectProvider<BacklogMonitor> backlog, ObjectProvider<DataSourceOutboxes> outboxes, DataSource dataSource,
+			ListableBeanFactory beanFactory) {
+		return new DefaultOutboxMonitoring(primaryName(beanFactory, dataSource), properties.getRelay().getMode().value(),
+				storedEvents, search, transports, outages, relay::getIfAvailable, fastPath::getIfAvailable,
+				backlog::getIfAvailable, () -> otherMonitorings(outboxes.getObject()));
 	}
 
 	/**
@@ -297,8 +306,13 @@ public final class OutboxAutoConfiguration {
 
 	@Bean
 	@ConditionalOnMissingBean
-	DeadEvents outboxDeadEvents(StoredEvents storedEvents) {
-		return new StoredDeadEvents(storedEvents);
+	DeadEvents outboxDeadEvents(StoredEvents storedEvents, ObjectProvider<DataSourceOutboxes> outboxes) {
+		return new StoredDeadEvents(() -> {
+			List<StoredEvents> tables = new ArrayList<>();
+			tables.add(storedEvents);
+			tables.addAll(outboxes.getObject().storedEvents());
+			return tables;
+		});
 	}
 
 	/**

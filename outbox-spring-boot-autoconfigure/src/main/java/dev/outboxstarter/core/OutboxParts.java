@@ -12,6 +12,7 @@ import dev.outboxstarter.internal.delivery.FastPathDispatcher;
 import dev.outboxstarter.internal.delivery.Outages;
 import dev.outboxstarter.internal.delivery.OutboxRelay;
 import dev.outboxstarter.internal.delivery.RetryPolicy;
+import dev.outboxstarter.internal.housekeeping.BacklogMonitor;
 import dev.outboxstarter.internal.housekeeping.OutboxCleanup;
 import dev.outboxstarter.internal.jdbc.DatabaseVendor;
 import dev.outboxstarter.internal.routing.OutboxTransports;
@@ -88,6 +89,12 @@ final class OutboxParts {
 		OutboxProperties.FastPath fastPath = properties.getFastPath();
 		return new FastPathDispatcher(delivery, fastPath.getQueueCapacity(), fastPath.getBatchSize(),
 				fastPath.getThreads(), properties.getShutdownTimeout(), OutboxThreads.named(schedulers, threadName));
+	}
+
+	static BacklogMonitor backlog(StoredEvents storedEvents, OutboxProperties properties,
+			ObjectProvider<SimpleAsyncTaskSchedulerBuilder> schedulers, String threadName) {
+		return new BacklogMonitor(storedEvents, properties.getBacklog().getRefreshInterval(),
+				OutboxThreads.named(schedulers, threadName));
 	}
 
 	static OutboxRelay relay(BatchDelivery delivery, OutboxProperties properties,

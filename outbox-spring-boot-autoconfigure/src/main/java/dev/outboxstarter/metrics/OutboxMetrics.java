@@ -21,17 +21,22 @@ import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.DistributionSummary;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Tags;
 import io.micrometer.core.instrument.TimeGauge;
 import io.micrometer.core.instrument.Timer;
 
+import org.springframework.beans.factory.SmartInitializingSingleton;
 import org.springframework.util.Assert;
 
 /**
  * The outbox's Micrometer meters. Counters and the latency timer are fed by the capture and the
  * deliveries as they happen; the backlog gauges read the {@link BacklogMonitor}'s latest reading, so
- * a scrape never queries the database. Tags are the transport name and the publish path only.
+ * a scrape never queries the database. Tags are the transport name and the publish path only; with
+ * outboxes on several data sources, the backlog gauges of each also carry its name as {@code outbox}.
  */
-class OutboxMetrics implements CommittedEventsListener, OutboxDeliveryListener {
+class OutboxMetrics implements CommittedEventsListener, OutboxDeliveryListener, SmartInitializingSingleton {
+
+	private static final String OUTBOX = "outbox";
 
 	private static final String TRANSPORT = "transport";
 
@@ -59,13 +64,21 @@ class OutboxMetrics implements CommittedEventsListener, OutboxDeliveryListener {
 			.description("Who publishes the captured events: always 1, with the mode as its tag")
 			.tag("mode", monitoring.relayMode())
 			.register(registry);
-		if (monitoring.latestBacklog() != null) {
-			registerBacklogGauges(registry, monitoring);
-		}
 		this.relayBatchSize = DistributionSummary.builder("outbox.relay.batch.size")
 			.description("Events claimed per relay batch that found work")
 			.register(registry);
 		monitoring.transports().stream().sorted().forEach(this::meters);
+	}
+
+	/**
+	 * Registers the backlog gauges once the outboxes of every data source are known.
+	 */
+	@Override
+	public void afterSingletonsInstantiated() {
+		Map<String, OutboxMonitoring> others = this.monitoring.otherOutboxes();
+		registerBacklogGauges(this.registry, this.monitoring,
+				others.isEmpty() ? Tags.empty() : Tags.of(OUTBOX, this.monitoring.name()));
+		others.values().forEach((outbox) -> registerBacklogGauges(this.registry, outbox, Tags.of(OUTBOX, outbox.name())));
 	}
 
 	@Override
@@ -109,19 +122,26 @@ class OutboxMetrics implements CommittedEventsListener, OutboxDeliveryListener {
 		}
 	}
 
-	private static void registerBacklogGauges(MeterRegistry registry, OutboxMonitoring monitoring) {
+	private static void registerBacklogGauges(MeterRegistry registry, OutboxMonitoring monitoring, Tags tags) {
+		if (monitoring.latestBacklog() == null) {
+			return;
+		}
 		Gauge.builder("outbox.backlog.pending", monitoring, (outbox) -> latestBacklog(outbox).pending())
 			.description("Pending outbox events that are due (refreshed every outbox.backlog.refresh-interval)")
+			.tags(tags)
 			.register(registry);
 		TimeGauge.builder("outbox.backlog.oldest.age", monitoring, TimeUnit.SECONDS,
 				(outbox) -> latestBacklog(outbox).oldestPendingAgeSeconds())
 			.description("How long the oldest pending outbox event has waited since it became due")
+			.tags(tags)
 			.register(registry);
 		Gauge.builder("outbox.backlog.scheduled", monitoring, (outbox) -> latestBacklog(outbox).scheduled())
 			.description("Delayed outbox events whose time has not come yet, which are not backlog")
+			.tags(tags)
 			.register(registry);
 		Gauge.builder("outbox.backlog.dead", monitoring, (outbox) -> latestBacklog(outbox).dead())
 			.description("DEAD outbox events, waiting to be retried or discarded")
+			.tags(tags)
 			.register(registry);
 	}
 

@@ -2,6 +2,7 @@ package dev.outboxstarter.operations;
 
 import java.time.Instant;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
 
@@ -16,6 +17,19 @@ import org.jspecify.annotations.Nullable;
  * @since 0.1.0
  */
 public interface OutboxMonitoring {
+
+	/**
+	 * The name of the outbox this view reads: the bean name of its data source.
+	 * @return the name
+	 */
+	String name();
+
+	/**
+	 * The outboxes of the application's other data sources, each read by a view of its own; the
+	 * primary data source's outbox is this one.
+	 * @return the views by outbox name, empty when the application has one outbox
+	 */
+	Map<String, OutboxMonitoring> otherOutboxes();
 
 	/**
 	 * Who publishes the captured events.

@@ -2,6 +2,7 @@ package dev.outboxstarter.internal.operations;
 
 import java.time.Instant;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.UUID;
@@ -25,7 +26,6 @@ import dev.outboxstarter.operations.PausedDestination;
 import dev.outboxstarter.operations.StoredEvent;
 import org.jspecify.annotations.Nullable;
 
-import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.util.function.SingletonSupplier;
 
 /**
@@ -34,6 +34,8 @@ import org.springframework.util.function.SingletonSupplier;
  * cannot need what needs the delivery when it is built. A part this instance does not run is empty.
  */
 public final class DefaultOutboxMonitoring implements OutboxMonitoring {
+
+	private final String name;
 
 	private final String relayMode;
 
@@ -51,8 +53,11 @@ public final class DefaultOutboxMonitoring implements OutboxMonitoring {
 
 	private final Supplier<Optional<BacklogMonitor>> backlog;
 
+	private final Supplier<Map<String, OutboxMonitoring>> otherOutboxes;
+
 	/**
 	 * Creates the view of the engine's parts.
+	 * @param name the outbox's name
 	 * @param relayMode who publishes: {@code polling} or {@code log}
 	 * @param storedEvents the table's rows
 	 * @param search finds the table's rows by query
@@ -61,18 +66,32 @@ public final class DefaultOutboxMonitoring implements OutboxMonitoring {
 	 * @param relay the polling relay, if this instance runs it
 	 * @param fastPath the fast path, if this instance runs it
 	 * @param backlog the backlog monitor, if one runs
+	 * @param otherOutboxes the views of the other data sources' outboxes
 	 */
-	public DefaultOutboxMonitoring(String relayMode, StoredEvents storedEvents, EventSearch search,
-			OutboxTransports transports, Outages outages, ObjectProvider<OutboxRelay> relay,
-			ObjectProvider<FastPathDispatcher> fastPath, ObjectProvider<BacklogMonitor> backlog) {
+	public DefaultOutboxMonitoring(String name, String relayMode, StoredEvents storedEvents, EventSearch search,
+			OutboxTransports transports, Outages outages, Supplier<@Nullable OutboxRelay> relay,
+			Supplier<@Nullable FastPathDispatcher> fastPath, Supplier<@Nullable BacklogMonitor> backlog,
+			Supplier<Map<String, OutboxMonitoring>> otherOutboxes) {
+		this.name = name;
 		this.relayMode = relayMode;
 		this.storedEvents = storedEvents;
 		this.search = search;
 		this.transports = transports;
 		this.outages = outages;
-		this.relay = SingletonSupplier.of(() -> Optional.ofNullable(relay.getIfAvailable()));
-		this.fastPath = SingletonSupplier.of(() -> Optional.ofNullable(fastPath.getIfAvailable()));
-		this.backlog = SingletonSupplier.of(() -> Optional.ofNullable(backlog.getIfAvailable()));
+		this.relay = SingletonSupplier.of(() -> Optional.ofNullable(relay.get()));
+		this.fastPath = SingletonSupplier.of(() -> Optional.ofNullable(fastPath.get()));
+		this.backlog = SingletonSupplier.of(() -> Optional.ofNullable(backlog.get()));
+		this.otherOutboxes = otherOutboxes;
+	}
+
+	@Override
+	public String name() {
+		return this.name;
+	}
+
+	@Override
+	public Map<String, OutboxMonitoring> otherOutboxes() {
+		return this.otherOutboxes.get();
 	}
 
 	@Override
