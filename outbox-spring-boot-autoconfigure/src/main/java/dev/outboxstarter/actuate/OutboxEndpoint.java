@@ -1,6 +1,7 @@
 package dev.outboxstarter.actuate;
 
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
@@ -45,6 +46,8 @@ import org.springframework.boot.actuate.endpoint.annotation.WriteOperation;
  * event (of that type);</li>
  * <li>{@code DELETE /actuator/outbox/{id}}: discards one pending or DEAD event.</li>
  * </ul>
+ * The reads show the primary data source's outbox; with outboxes on other data sources, their names are
+ * listed in the summary and {@code ?outbox=<name>} reads one of them. Retries reach every outbox.
  * Its default access is read-only: the retry and discard operations exist only where the application
  * grants more, with {@code management.endpoint.outbox.access=unrestricted}.
  *
@@ -84,19 +87,39 @@ public class OutboxEndpoint {
 
 	/**
 	 * Counts the events by status and transport.
+	 * @param outbox the outbox to read, by name, or {@code null} for the primary data source's
 	 * @return the summary
 	 */
 	@ReadOperation
-	public Summary summary() {
+	public Summary summary(@Nullable String outbox) {
+		OutboxMonitoring monitoring = outbox(outbox);
 		Map<EventStatus, Map<String, Long>> byStatus = new TreeMap<>();
-		for (EventCount count : this.monitoring.countByStatus()) {
+		for (EventCount count : monitoring.countByStatus()) {
 			byStatus.computeIfAbsent(count.status(), (status) -> new TreeMap<>()).put(count.transport(), count.events());
 		}
-		BacklogReading backlog = this.monitoring.readBacklog();
-		return new Summary(backlog.pending(), backlog.scheduled(), backlog.dead(), backlog.oldestPendingCreatedAt(),
-				backlog.oldestPendingAge().toMillis() / 1000.0, byStatus,
-				this.monitoring.unavailableTransports(),
-				this.monitoring.pausedDestinations());
+		BacklogReading backlog = monitoring.readBacklog();
+		List<String> outboxes = new ArrayList<>();
+		if (!this.monitoring.otherOutboxes().isEmpty()) {
+			outboxes.add(this.monitoring.name());
+			outboxes.addAll(this.monitoring.otherOutboxes().keySet());
+		}
+		return new Summary(monitoring.name(), outboxes, backlog.pending(), backlog.scheduled(), backlog.dead(),
+				backlog.oldestPendingCreatedAt(), backlog.oldestPendingAge().toMillis() / 1000.0, byStatus,
+				monitoring.unavailableTransports(), monitoring.pausedDestinations());
+	}
+
+	private OutboxMonitoring outbox(@Nullable String name) {
+		if (name == null || name.equals(this.monitoring.name())) {
+			return this.monitoring;
+		}
+		OutboxMonitoring other = this.monitoring.otherOutboxes().get(name);
+		if (other == null) {
+			List<String> names = new ArrayList<>(List.of(this.monitoring.name()));
+			names.addAll(this.monitoring.otherOutboxes().keySet());
+			throw new InvalidEndpointRequestException("'" + name + "' is not an outbox: use one of " + names,
+					"Unknown outbox");
+		}
+		return other;
 	}
 
 	/**
@@ -104,13 +127,14 @@ public class OutboxEndpoint {
 	 * @param status {@code pending} or {@code dead}
 	 * @param page the page, from 0
 	 * @param size events per page, at most 200
+	 * @param outbox the outbox to read, by name, or {@code null} for the primary data source's
 	 * @param securityContext who asks, which decides whether the values that may hold personal data are
 	 * shown
 	 * @return the page
 	 */
 	@ReadOperation
 	public EventsPage events(@Selector String status, @Nullable Integer page, @Nullable Integer size,
-			SecurityContext securityContext) {
+			@Nullable String outbox, SecurityContext securityContext) {
 		EventStatus eventStatus = listableStatus(status);
 		int pageNumber = (page != null) ? page : 0;
 		int pageSize = (size != null) ? size : DEFAULT_PAGE_SIZE;
@@ -122,7 +146,7 @@ public class OutboxEndpoint {
 					"size must be between 1 and " + MAX_PAGE_SIZE + ", not " + pageSize, "Bad size");
 		}
 		boolean showValues = this.valuesVisibility.isShownTo(securityContext);
-		List<StoredEvent> events = this.monitoring.list(eventStatus, pageNumber * pageSize, pageSize, showValues);
+		List<StoredEvent> events = outbox(outbox).list(eventStatus, pageNumber * pageSize, pageSize, showValues);
 		return new EventsPage(eventStatus, pageNumber, pageSize, events);
 	}
 
@@ -175,6 +199,8 @@ public class OutboxEndpoint {
 	/**
 	 * What the outbox table holds, and what this instance cannot publish to for now.
 	 *
+	 * @param outbox the outbox read, by name
+	 * @param outboxes every outbox's name when the application has several, else empty
 	 * @param pending pending events that are due
 	 * @param scheduled delayed events whose time has not come yet (pending, but not backlog)
 	 * @param dead DEAD events
@@ -187,7 +213,7 @@ public class OutboxEndpoint {
 	 * @param pausedDestinations destinations this instance pauses, unavailable while the rest of their
 	 * transport took messages
 	 */
-	public record Summary(long pending, long scheduled, long dead, @Nullable Instant oldestPendingCreatedAt,
+	public record Summary(String outbox, List<String> outboxes, long pending, long scheduled, long dead, @Nullable Instant oldestPendingCreatedAt,
 			double oldestPendingAgeSeconds, Map<EventStatus, Map<String, Long>> events,
 			Set<String> unavailableTransports, List<PausedDestination> pausedDestinations) {
 	}

@@ -11,23 +11,17 @@ import dev.outboxstarter.OutboxCaptureException;
 import dev.outboxstarter.OutboxConfigurationException;
 import dev.outboxstarter.operations.OutboxMonitoring;
 import dev.outboxstarter.testsupport.StarterAutoConfigurations;
+import dev.outboxstarter.testsupport.TwoEmbeddedDataSources;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import org.junit.jupiter.api.Test;
 
-import org.springframework.beans.factory.annotation.Qualifier;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
-import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
 import org.springframework.boot.jackson.autoconfigure.JacksonAutoConfiguration;
 import org.springframework.boot.kafka.autoconfigure.KafkaAutoConfiguration;
 import org.springframework.boot.test.context.assertj.AssertableApplicationContext;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
-import org.springframework.context.annotation.Bean;
-import org.springframework.context.annotation.Configuration;
-import org.springframework.context.annotation.Primary;
 import org.springframework.jdbc.core.JdbcTemplate;
-import org.springframework.jdbc.datasource.DataSourceTransactionManager;
-import org.springframework.jdbc.datasource.DriverManagerDataSource;
 import org.springframework.transaction.PlatformTransactionManager;
 import org.springframework.transaction.support.TransactionTemplate;
 
@@ -45,7 +39,7 @@ class DataSourceOutboxesTests {
 	private final ApplicationContextRunner runner = new ApplicationContextRunner()
 		.withConfiguration(AutoConfigurations.of(JacksonAutoConfiguration.class, KafkaAutoConfiguration.class,
 				OutboxAutoConfiguration.class, StarterAutoConfigurations.KAFKA, StarterAutoConfigurations.METRICS))
-		.withUserConfiguration(TwoDataSources.class)
+		.withUserConfiguration(TwoEmbeddedDataSources.class)
 		.withBean(MeterRegistry.class, SimpleMeterRegistry::new)
 		.withPropertyValues("outbox.routes[java.lang.String].destination=strings", "outbox.fast-path.enabled=false",
 				"outbox.relay.enabled=false");
@@ -156,35 +150,6 @@ class DataSourceOutboxesTests {
 
 	private static JdbcTemplate jdbc(AssertableApplicationContext context, String dataSource) {
 		return new JdbcTemplate(context.getBean(dataSource, DataSource.class));
-	}
-
-	@Configuration(proxyBeanMethods = false)
-	static class TwoDataSources {
-
-		@Bean
-		@Primary
-		DataSource dataSource() {
-			return new DriverManagerDataSource("jdbc:h2:mem:" + UUID.randomUUID() + ";DB_CLOSE_DELAY=-1", "sa", "");
-		}
-
-		@Bean(defaultCandidate = false)
-		@Qualifier("billing")
-		DataSource billingDataSource() {
-			return new DriverManagerDataSource("jdbc:h2:mem:" + UUID.randomUUID() + ";DB_CLOSE_DELAY=-1", "sa", "");
-		}
-
-		@Bean
-		@Primary
-		PlatformTransactionManager transactionManager(DataSource dataSource) {
-			return new DataSourceTransactionManager(dataSource);
-		}
-
-		@Bean
-		@ConditionalOnBooleanProperty(name = "test.billing-transactions", matchIfMissing = true)
-		PlatformTransactionManager billingTransactionManager(@Qualifier("billing") DataSource billingDataSource) {
-			return new DataSourceTransactionManager(billingDataSource);
-		}
-
 	}
 
 }

@@ -138,14 +138,14 @@ class OutboxEndpointIntegrationTests {
 	@Test
 	void badListingRequestsAreRefusedWithWhatToDo() {
 		assertThatExceptionOfType(InvalidEndpointRequestException.class)
-			.isThrownBy(() -> this.endpoint.events("published", null, null, SecurityContext.NONE))
+			.isThrownBy(() -> this.endpoint.events("published", null, null, null, SecurityContext.NONE))
 			.withMessageContaining("'published' is not a status that can be listed")
 			.withMessageContaining("pending");
 		assertThatExceptionOfType(InvalidEndpointRequestException.class)
-			.isThrownBy(() -> this.endpoint.events("dead", 0, 1000, SecurityContext.NONE))
+			.isThrownBy(() -> this.endpoint.events("dead", 0, 1000, null, SecurityContext.NONE))
 			.withMessageContaining("size must be between 1 and 200");
 		assertThatExceptionOfType(InvalidEndpointRequestException.class)
-			.isThrownBy(() -> this.endpoint.events("dead", -1, null, SecurityContext.NONE))
+			.isThrownBy(() -> this.endpoint.events("dead", -1, null, null, SecurityContext.NONE))
 			.withMessageContaining("page must be 0 or more");
 	}
 
