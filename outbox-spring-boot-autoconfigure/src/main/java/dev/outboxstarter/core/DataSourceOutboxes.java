@@ -109,11 +109,19 @@ final class DataSourceOutboxes implements SmartInitializingSingleton, SmartLifec
 	}
 
 	/**
-	 * The DEAD events' tables of the other outboxes.
+	 * The tables of the other outboxes.
 	 * @return their rows
 	 */
 	List<StoredEvents> storedEvents() {
 		return outboxes().values().stream().map(OtherOutbox::storedEvents).toList();
+	}
+
+	/**
+	 * The deliveries of the other outboxes.
+	 * @return what publishes their rows
+	 */
+	List<BatchDelivery> deliveries() {
+		return outboxes().values().stream().map(OtherOutbox::delivery).toList();
 	}
 
 	private void find() {
@@ -192,7 +200,7 @@ final class DataSourceOutboxes implements SmartInitializingSingleton, SmartLifec
 		OutboxMonitoring monitoring = new DefaultOutboxMonitoring(name, this.properties.getRelay().getMode().value(),
 				storedEvents, new EventSearch(dataSource, store.vendor(), table, shared.json()), shared.transports(),
 				shared.outages(), () -> relay, () -> fastPath, () -> backlogMonitor, Map::of);
-		this.outboxes.put(name, new OtherOutbox(name, table, storedEvents, monitoring));
+		this.outboxes.put(name, new OtherOutbox(name, table, storedEvents, delivery, monitoring));
 		shared.captureBuffers().add(new CaptureTarget(name, dataSource, store, relayHandOff, committedListeners));
 		logger.info("The DataSource '" + name + "' has an outbox of its own, the table '" + table + "'");
 	}
@@ -244,9 +252,11 @@ final class DataSourceOutboxes implements SmartInitializingSingleton, SmartLifec
 	 * @param name its name, the data source's bean name
 	 * @param table its table
 	 * @param storedEvents its rows
+	 * @param delivery publishes its rows
 	 * @param monitoring what is pending or DEAD in it
 	 */
-	record OtherOutbox(String name, String table, StoredEvents storedEvents, OutboxMonitoring monitoring) {
+	record OtherOutbox(String name, String table, StoredEvents storedEvents, BatchDelivery delivery,
+			OutboxMonitoring monitoring) {
 
 	}
 

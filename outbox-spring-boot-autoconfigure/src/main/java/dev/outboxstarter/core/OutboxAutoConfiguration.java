@@ -284,8 +284,14 @@ public final class OutboxAutoConfiguration {
 	 * What the test kit needs.
 	 */
 	@Bean
-	OutboxTesting outboxTesting(OutboxCapture capture, BatchDelivery delivery) {
-		return new DefaultOutboxTesting(capture, delivery);
+	OutboxTesting outboxTesting(OutboxCapture capture, BatchDelivery delivery,
+			ObjectProvider<DataSourceOutboxes> outboxes) {
+		return new DefaultOutboxTesting(capture, () -> {
+			List<BatchDelivery> deliveries = new ArrayList<>();
+			deliveries.add(delivery);
+			deliveries.addAll(outboxes.getObject().deliveries());
+			return deliveries;
+		});
 	}
 
 	@Bean

@@ -111,7 +111,8 @@ public class OutboxProperties {
 	/**
 	 * The outboxes of data sources other than the primary one, by the data source's bean name. Every
 	 * data source that a transaction manager of the context runs transactions on gets an outbox of its
-	 * own, with the settings above; an entry here turns one off or gives it another table.
+	 * own, configured by the other 'outbox.*' properties; an entry sets 'enabled' (whether it has one)
+	 * and 'table-name' (its table, by default 'outbox.table-name').
 	 */
 	private final Map<String, DataSourceOutbox> datasources;
 

@@ -10,6 +10,9 @@ import dev.outboxstarter.Outbox;
 import dev.outboxstarter.OutboxCaptureException;
 import dev.outboxstarter.OutboxConfigurationException;
 import dev.outboxstarter.operations.OutboxMonitoring;
+import dev.outboxstarter.operations.OutboxTesting;
+import dev.outboxstarter.spi.OutboxTransport;
+import dev.outboxstarter.testsupport.AcknowledgingTransport;
 import dev.outboxstarter.testsupport.StarterAutoConfigurations;
 import dev.outboxstarter.testsupport.TwoEmbeddedDataSources;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -130,6 +133,19 @@ class DataSourceOutboxesTests {
 			assertThat(context.getBean(DeadEvents.class).retry(id)).isTrue();
 			assertThat(billing.queryForObject("SELECT status FROM outbox_event", String.class)).isEqualTo("PENDING");
 		});
+	}
+
+	@Test
+	void publishingTheDueEventsForATestPublishesThoseOfEveryOutbox() {
+		this.runner.withBean("acknowledging", OutboxTransport.class, () -> new AcknowledgingTransport("acknowledging"))
+			.withPropertyValues("outbox.routes[java.lang.String].transport=acknowledging")
+			.run((context) -> {
+				publishIn(context, "transactionManager", "primary event");
+				publishIn(context, "billingTransactionManager", "billing event");
+				assertThat(context.getBean(OutboxTesting.class).publishDue()).isEqualTo(2);
+				assertThat(jdbc(context, "billingDataSource")
+					.queryForObject("SELECT COUNT(*) FROM outbox_event WHERE status = 'PENDING'", Integer.class)).isZero();
+			});
 	}
 
 	private static void publishIn(AssertableApplicationContext context, String transactionManager, String event) {

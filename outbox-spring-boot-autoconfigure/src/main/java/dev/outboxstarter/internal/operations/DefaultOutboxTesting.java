@@ -1,6 +1,7 @@
 package dev.outboxstarter.internal.operations;
 
 import java.util.List;
+import java.util.function.Supplier;
 
 import dev.outboxstarter.internal.capture.OutboxCapture;
 import dev.outboxstarter.internal.delivery.BatchDelivery;
@@ -10,7 +11,7 @@ import dev.outboxstarter.spi.DeliveryResult;
 import dev.outboxstarter.spi.PublishPath;
 
 /**
- * {@link OutboxTesting} over the capture and the delivery.
+ * {@link OutboxTesting} over the capture and the deliveries of every outbox.
  */
 public final class DefaultOutboxTesting implements OutboxTesting {
 
@@ -19,22 +20,29 @@ public final class DefaultOutboxTesting implements OutboxTesting {
 
 	private final OutboxCapture capture;
 
-	private final BatchDelivery delivery;
+	private final Supplier<List<BatchDelivery>> deliveries;
 
-	public DefaultOutboxTesting(OutboxCapture capture, BatchDelivery delivery) {
+	/**
+	 * Creates the view.
+	 * @param capture the capture
+	 * @param deliveries the delivery of each outbox, the primary data source's first
+	 */
+	public DefaultOutboxTesting(OutboxCapture capture, Supplier<List<BatchDelivery>> deliveries) {
 		this.capture = capture;
-		this.delivery = delivery;
+		this.deliveries = deliveries;
 	}
 
 	@Override
 	public int publishDue() {
 		int published = 0;
-		DeliveryResult result;
-		do {
-			result = this.delivery.deliver(PublishPath.RELAY, (store) -> store.claimDue(PUBLISH_DUE_BATCH_SIZE, 0));
-			published += result.published();
+		for (BatchDelivery delivery : this.deliveries.get()) {
+			DeliveryResult result;
+			do {
+				result = delivery.deliver(PublishPath.RELAY, (store) -> store.claimDue(PUBLISH_DUE_BATCH_SIZE, 0));
+				published += result.published();
+			}
+			while (result.published() > 0);
 		}
-		while (result.published() > 0);
 		return published;
 	}
 
