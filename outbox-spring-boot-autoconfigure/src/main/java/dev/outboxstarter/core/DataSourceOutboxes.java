@@ -21,6 +21,7 @@ import dev.outboxstarter.internal.delivery.Outages;
 import dev.outboxstarter.internal.delivery.OutboxRelay;
 import dev.outboxstarter.internal.delivery.RetryPolicy;
 import dev.outboxstarter.internal.housekeeping.BacklogMonitor;
+import dev.outboxstarter.internal.operations.DefaultOutboxAdministration.AdministeredTable;
 import dev.outboxstarter.internal.operations.DefaultOutboxMonitoring;
 import dev.outboxstarter.internal.routing.OutboxTransports;
 import dev.outboxstarter.internal.store.EventSearch;
@@ -110,10 +111,10 @@ final class DataSourceOutboxes implements SmartInitializingSingleton, SmartLifec
 
 	/**
 	 * The tables of the other outboxes.
-	 * @return their rows
+	 * @return their rows, as the administration changes them
 	 */
-	List<StoredEvents> storedEvents() {
-		return outboxes().values().stream().map(OtherOutbox::storedEvents).toList();
+	List<AdministeredTable> tables() {
+		return outboxes().values().stream().map(OtherOutbox::table).toList();
 	}
 
 	/**
@@ -197,10 +198,13 @@ final class DataSourceOutboxes implements SmartInitializingSingleton, SmartLifec
 			this.parts.add(backlog);
 		}
 		BacklogMonitor backlogMonitor = backlog;
+		EventSearch search = new EventSearch(dataSource, store.vendor(), table, shared.json());
 		OutboxMonitoring monitoring = new DefaultOutboxMonitoring(name, this.properties.getRelay().getMode().value(),
-				storedEvents, new EventSearch(dataSource, store.vendor(), table, shared.json()), shared.transports(),
-				shared.outages(), () -> relay, () -> fastPath, () -> backlogMonitor, Map::of);
-		this.outboxes.put(name, new OtherOutbox(name, table, storedEvents, delivery, monitoring));
+				storedEvents, search, shared.transports(), shared.outages(), () -> relay, () -> fastPath,
+				() -> backlogMonitor, Map::of);
+		AdministeredTable administered = new AdministeredTable(storedEvents, search, store,
+				OutboxTransactions.readCommitted(dataSource));
+		this.outboxes.put(name, new OtherOutbox(name, table, administered, delivery, monitoring));
 		shared.captureBuffers().add(new CaptureTarget(name, dataSource, store, relayHandOff, committedListeners));
 		logger.info("The DataSource '" + name + "' has an outbox of its own, the table '" + table + "'");
 	}
@@ -250,12 +254,12 @@ final class DataSourceOutboxes implements SmartInitializingSingleton, SmartLifec
 	 * The outbox of a data source other than the primary one.
 	 *
 	 * @param name its name, the data source's bean name
-	 * @param table its table
-	 * @param storedEvents its rows
+	 * @param tableName the name of its table
+	 * @param table its table, as the administration changes it
 	 * @param delivery publishes its rows
 	 * @param monitoring what is pending or DEAD in it
 	 */
-	record OtherOutbox(String name, String table, StoredEvents storedEvents, BatchDelivery delivery,
+	record OtherOutbox(String name, String tableName, AdministeredTable table, BatchDelivery delivery,
 			OutboxMonitoring monitoring) {
 
 	}

@@ -29,6 +29,7 @@ import dev.outboxstarter.internal.delivery.RetryPolicy;
 import dev.outboxstarter.internal.housekeeping.BacklogMonitor;
 import dev.outboxstarter.internal.housekeeping.OutboxCleanup;
 import dev.outboxstarter.internal.operations.DefaultOutboxAdministration;
+import dev.outboxstarter.internal.operations.DefaultOutboxAdministration.AdministeredTable;
 import dev.outboxstarter.internal.operations.DefaultOutboxMonitoring;
 import dev.outboxstarter.internal.operations.DefaultOutboxTesting;
 import dev.outboxstarter.internal.routing.EventRouting;
@@ -275,9 +276,15 @@ public final class OutboxAutoConfiguration {
 	@Bean
 	@ConditionalOnMissingBean
 	OutboxAdministration outboxAdministration(StoredEvents storedEvents, EventSearch search, OutboxStore store,
-			DataSource dataSource, OutboxTransports transports) {
-		return new DefaultOutboxAdministration(storedEvents, search, store,
-				OutboxTransactions.readCommitted(dataSource), transports);
+			DataSource dataSource, OutboxTransports transports, ObjectProvider<DataSourceOutboxes> outboxes) {
+		AdministeredTable primary = new AdministeredTable(storedEvents, search, store,
+				OutboxTransactions.readCommitted(dataSource));
+		return new DefaultOutboxAdministration(() -> {
+			List<AdministeredTable> tables = new ArrayList<>();
+			tables.add(primary);
+			tables.addAll(outboxes.getObject().tables());
+			return tables;
+		}, transports);
 	}
 
 	/**
@@ -316,7 +323,7 @@ public final class OutboxAutoConfiguration {
 		return new StoredDeadEvents(() -> {
 			List<StoredEvents> tables = new ArrayList<>();
 			tables.add(storedEvents);
-			tables.addAll(outboxes.getObject().storedEvents());
+			outboxes.getObject().tables().forEach((table) -> tables.add(table.storedEvents()));
 			return tables;
 		});
 	}

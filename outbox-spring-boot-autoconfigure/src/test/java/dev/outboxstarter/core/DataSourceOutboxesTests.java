@@ -9,6 +9,8 @@ import dev.outboxstarter.DeadEvents;
 import dev.outboxstarter.Outbox;
 import dev.outboxstarter.OutboxCaptureException;
 import dev.outboxstarter.OutboxConfigurationException;
+import dev.outboxstarter.operations.EventQuery;
+import dev.outboxstarter.operations.OutboxAdministration;
 import dev.outboxstarter.operations.OutboxMonitoring;
 import dev.outboxstarter.operations.OutboxTesting;
 import dev.outboxstarter.spi.OutboxTransport;
@@ -132,6 +134,22 @@ class DataSourceOutboxesTests {
 			UUID id = billing.queryForObject("SELECT id FROM outbox_event", UUID.class);
 			assertThat(context.getBean(DeadEvents.class).retry(id)).isTrue();
 			assertThat(billing.queryForObject("SELECT status FROM outbox_event", String.class)).isEqualTo("PENDING");
+		});
+	}
+
+	@Test
+	void administrationDiscardsAndRetriesTheEventsOfEveryOutbox() {
+		this.runner.run((context) -> {
+			publishIn(context, "billingTransactionManager", "kept");
+			publishIn(context, "billingTransactionManager", "discarded");
+			JdbcTemplate billing = jdbc(context, "billingDataSource");
+			billing.update("UPDATE outbox_event SET status = 'DEAD'");
+			UUID discarded = billing.queryForObject("SELECT id FROM outbox_event WHERE payload = ?", UUID.class,
+					"\"discarded\"");
+			OutboxAdministration administration = context.getBean(OutboxAdministration.class);
+			assertThat(administration.discard(discarded)).isTrue();
+			assertThat(administration.retryDead(EventQuery.all())).isOne();
+			assertThat(billing.queryForList("SELECT status FROM outbox_event", String.class)).containsExactly("PENDING");
 		});
 	}
 

@@ -1,10 +1,12 @@
 package dev.outboxstarter.internal.operations;
 
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
+import java.util.function.Supplier;
 
 import dev.outboxstarter.OutboxHeaders;
 import dev.outboxstarter.internal.capture.UuidV7;
@@ -21,46 +23,42 @@ import org.jspecify.annotations.Nullable;
 import org.springframework.transaction.support.TransactionOperations;
 
 /**
- * {@link OutboxAdministration} of the outbox table.
+ * {@link OutboxAdministration} of the outbox tables: the primary data source's, then those of the
+ * others. An id is in one table at most; a query applies to each.
  */
 public final class DefaultOutboxAdministration implements OutboxAdministration {
 
-	private final StoredEvents storedEvents;
-
-	private final EventSearch search;
-
-	private final OutboxStore store;
-
-	private final TransactionOperations transactions;
+	private final Supplier<List<AdministeredTable>> tables;
 
 	private final OutboxTransports transports;
 
 	/**
-	 * Creates the administration of a table.
-	 * @param storedEvents its rows
-	 * @param search finds its rows by query
-	 * @param store inserts the copies of republished rows
-	 * @param transactions the outbox's own transactions, in which a republish reads the rows and inserts
-	 * their copies
+	 * Creates the administration of the outbox tables.
+	 * @param tables each outbox's table, the primary data source's first
 	 * @param transports the transports, which check the destination a republish is given
 	 */
-	public DefaultOutboxAdministration(StoredEvents storedEvents, EventSearch search, OutboxStore store,
-			TransactionOperations transactions, OutboxTransports transports) {
-		this.storedEvents = storedEvents;
-		this.search = search;
-		this.store = store;
-		this.transactions = transactions;
+	public DefaultOutboxAdministration(Supplier<List<AdministeredTable>> tables, OutboxTransports transports) {
+		this.tables = tables;
 		this.transports = transports;
 	}
 
 	@Override
 	public boolean discard(UUID id) {
-		return this.storedEvents.discard(id);
+		for (AdministeredTable table : this.tables.get()) {
+			if (table.storedEvents().discard(id)) {
+				return true;
+			}
+		}
+		return false;
 	}
 
 	@Override
 	public int retryDead(EventQuery query) {
-		return this.search.retryDead(query);
+		int retried = 0;
+		for (AdministeredTable table : this.tables.get()) {
+			retried += table.search().retryDead(query);
+		}
+		return retried;
 	}
 
 	@Override
@@ -72,11 +70,26 @@ public final class DefaultOutboxAdministration implements OutboxAdministration {
 			throw new IllegalArgumentException("The destination of a republish is blank: give one, or null to "
 					+ "send the copies to the originals' destinations");
 		}
-		List<UUID> copied = this.transactions.execute((status) -> {
-			List<CapturedEvent> copies = this.search.copyPublished(query, limit, (event) -> copy(event, destination));
+		List<UUID> copied = new ArrayList<>();
+		for (AdministeredTable table : this.tables.get()) {
+			if (copied.size() < limit) {
+				copied.addAll(republish(table, query, destination, limit - copied.size()));
+			}
+		}
+		return copied;
+	}
+
+	/**
+	 * Copies a table's published rows, each copy written to the same table as its original.
+	 */
+	private List<UUID> republish(AdministeredTable table, EventQuery query, @Nullable String destination,
+			int limit) {
+		List<UUID> copied = table.transactions().execute((status) -> {
+			List<CapturedEvent> copies = table.search()
+				.copyPublished(query, limit, (event) -> copy(event, destination));
 			if (!copies.isEmpty()) {
 				// Due at once: no fast path publishes them, the relay does.
-				this.store.insert(copies, Duration.ZERO);
+				table.store().insert(copies, Duration.ZERO);
 			}
 			return copies.stream().map(CapturedEvent::id).toList();
 		});
@@ -96,6 +109,20 @@ public final class DefaultOutboxAdministration implements OutboxAdministration {
 		return new CapturedEvent(UuidV7.generate(), original.aggregateType(), original.aggregateId(),
 				original.eventType(), original.transport(), (destination != null) ? destination : original.destination(),
 				original.messageKey(), original.payload(), headers, null, false, original.contentType());
+	}
+
+	/**
+	 * One outbox table, as the administration changes it.
+	 *
+	 * @param storedEvents its rows
+	 * @param search finds its rows by query
+	 * @param store inserts the copies of republished rows
+	 * @param transactions the outbox's own transactions on its data source, in which a republish reads
+	 * the rows and inserts their copies
+	 */
+	public record AdministeredTable(StoredEvents storedEvents, EventSearch search, OutboxStore store,
+			TransactionOperations transactions) {
+
 	}
 
 }

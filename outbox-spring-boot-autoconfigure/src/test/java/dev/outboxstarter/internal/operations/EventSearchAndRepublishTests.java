@@ -8,6 +8,7 @@ import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 
 import dev.outboxstarter.OutboxHeaders;
+import dev.outboxstarter.internal.operations.DefaultOutboxAdministration.AdministeredTable;
 import dev.outboxstarter.internal.routing.OutboxTransports;
 import dev.outboxstarter.internal.store.EventSearch;
 import dev.outboxstarter.internal.store.FailedAttempt;
@@ -261,9 +262,10 @@ class EventSearchAndRepublishTests {
 			this.outbox = OutboxTestTable.prepare(database, TABLE);
 			this.store = this.outbox.store();
 			this.search = new EventSearch(this.outbox.dataSource(), this.outbox.vendor(), TABLE, new JsonMapper());
-			this.administration = new DefaultOutboxAdministration(this.outbox.storedEvents(), this.search, this.store,
-					this.outbox.transactions(), new OutboxTransports(List.of(transport("kafka"), transport(REFUSING)),
-							List.of()));
+			AdministeredTable table = new AdministeredTable(this.outbox.storedEvents(), this.search, this.store,
+					this.outbox.transactions());
+			this.administration = new DefaultOutboxAdministration(() -> List.of(table),
+					new OutboxTransports(List.of(transport("kafka"), transport(REFUSING)), List.of()));
 		}
 
 	}
