@@ -27,6 +27,7 @@ import org.springframework.boot.kafka.autoconfigure.KafkaAutoConfiguration;
 import org.springframework.boot.test.context.assertj.AssertableApplicationContext;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.jdbc.core.JdbcTemplate;
+import org.springframework.jdbc.datasource.DriverManagerDataSource;
 import org.springframework.transaction.PlatformTransactionManager;
 import org.springframework.transaction.support.TransactionTemplate;
 
@@ -164,6 +165,36 @@ class DataSourceOutboxesTests {
 				assertThat(jdbc(context, "billingDataSource")
 					.queryForObject("SELECT COUNT(*) FROM outbox_event WHERE status = 'PENDING'", Integer.class)).isZero();
 			});
+	}
+
+	@Test
+	void severalDataSourcesWithoutAPrimaryOneFailStartUpNamingThem() {
+		new ApplicationContextRunner()
+			.withConfiguration(AutoConfigurations.of(JacksonAutoConfiguration.class, OutboxAutoConfiguration.class,
+					OutboxPrimaryDataSourceCheckAutoConfiguration.class))
+			.withBean("ordersDataSource", DataSource.class, DataSourceOutboxesTests::embedded)
+			.withBean("billingDataSource", DataSource.class, DataSourceOutboxesTests::embedded)
+			.run((context) -> assertThat(context).hasFailed()
+				.getFailure()
+				.rootCause()
+				.isInstanceOf(OutboxConfigurationException.class)
+				.hasMessageContaining("several DataSource beans (ordersDataSource, billingDataSource) and none of "
+						+ "them is the primary one")
+				.hasMessageContaining("outbox.enabled=false"));
+	}
+
+	@Test
+	void oneDataSourceNeedsNoPrimary() {
+		new ApplicationContextRunner()
+			.withConfiguration(AutoConfigurations.of(JacksonAutoConfiguration.class, KafkaAutoConfiguration.class,
+					OutboxAutoConfiguration.class, StarterAutoConfigurations.KAFKA,
+					OutboxPrimaryDataSourceCheckAutoConfiguration.class))
+			.withBean("ordersDataSource", DataSource.class, DataSourceOutboxesTests::embedded)
+			.run((context) -> assertThat(context).hasNotFailed().hasSingleBean(Outbox.class));
+	}
+
+	private static DataSource embedded() {
+		return new DriverManagerDataSource("jdbc:h2:mem:" + UUID.randomUUID() + ";DB_CLOSE_DELAY=-1", "sa", "");
 	}
 
 	private static void publishIn(AssertableApplicationContext context, String transactionManager, String event) {
