@@ -8,12 +8,12 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
 import java.util.function.ToDoubleFunction;
+import java.util.stream.DoubleStream;
 
 import dev.outboxstarter.console.OutboxConsoleEndpoint.Sample;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
-import io.micrometer.core.instrument.TimeGauge;
 import io.micrometer.core.instrument.Timer;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
@@ -88,7 +88,7 @@ final class MeterHistory implements SmartLifecycle {
 		MeterRegistry meters = this.registry.getIfAvailable();
 		Instant now = this.clock.instant();
 		Totals totals = (meters != null) ? Totals.read(meters, now) : null;
-		Sample sample = new Sample(now, (meters != null) ? gauge(meters, "outbox.backlog.pending") : null,
+		Sample sample = new Sample(now, (meters != null) ? backlog(meters) : null,
 				(meters != null) ? ageSeconds(meters) : null, rate(totals, Totals::published),
 				rate(totals, Totals::failed), latencyMillis(totals));
 		if (this.samples.size() == this.capacity) {
@@ -115,18 +115,30 @@ final class MeterHistory implements SmartLifecycle {
 		return (totals.latencyMillis() - previous.latencyMillis()) / (totals.latencyCount() - previous.latencyCount());
 	}
 
-	private static @Nullable Double gauge(MeterRegistry meters, String name) {
-		Gauge gauge = meters.find(name).gauge();
-		return (gauge != null) ? finite(gauge.value()) : null;
+	/**
+	 * The backlog of every outbox together: with several, each has its gauge, tagged by its name.
+	 */
+	private static @Nullable Double backlog(MeterRegistry meters) {
+		double[] values = finite(meters.find("outbox.backlog.pending").gauges().stream().mapToDouble(Gauge::value));
+		return (values.length > 0) ? DoubleStream.of(values).sum() : null;
 	}
 
+	/**
+	 * The age of the oldest pending event of any outbox.
+	 */
 	private static @Nullable Double ageSeconds(MeterRegistry meters) {
-		TimeGauge age = meters.find("outbox.backlog.oldest.age").timeGauge();
-		return (age != null) ? finite(age.value(TimeUnit.SECONDS)) : null;
+		double[] values = finite(meters.find("outbox.backlog.oldest.age")
+			.timeGauges()
+			.stream()
+			.mapToDouble((age) -> age.value(TimeUnit.SECONDS)));
+		return (values.length > 0) ? DoubleStream.of(values).max().getAsDouble() : null;
 	}
 
-	private static @Nullable Double finite(double value) {
-		return Double.isFinite(value) ? value : null;
+	/**
+	 * The values a gauge can be drawn from: one whose object is gone reads {@code NaN}.
+	 */
+	private static double[] finite(DoubleStream values) {
+		return values.filter(Double::isFinite).toArray();
 	}
 
 	/**

@@ -8,12 +8,14 @@ import java.security.Principal;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.format.DateTimeParseException;
+import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Supplier;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
@@ -67,6 +69,9 @@ import org.springframework.util.StreamUtils;
  * or republishes the PUBLISHED events, that match; with no criterion only when the request says
  * {@code "all": true}.</li>
  * </ul>
+ * Where the application has several outboxes, one per data source, every read takes an {@code outbox}
+ * parameter, the name of the outbox to read (its data source's bean name), and reads the primary data
+ * source's outbox without it; the overview lists their names.
  * Its default access is read-only: the actions exist only where the application grants
  * {@code management.endpoint.outboxconsole.access=unrestricted}, and then only an authenticated user in
  * one of {@code management.endpoint.outboxconsole.operator-roles} may take them. Payloads, headers, keys,
@@ -113,11 +118,9 @@ public class OutboxConsoleEndpoint {
 
 	private final String page;
 
-	private final RecentReading<BacklogReading> backlog;
+	private final OutboxReadings primary;
 
-	private final RecentReading<List<EventCount>> counts;
-
-	private final RecentReading<List<DeadEventCount>> deadCounts;
+	private final Map<String, OutboxReadings> others = new ConcurrentHashMap<>();
 
 	OutboxConsoleEndpoint(OutboxMonitoring monitoring, OutboxAdministration administration, DeadEvents deadEvents,
 			MeterHistory history, JsonMapper json, Access access, Collection<String> operatorRoles,
@@ -132,9 +135,7 @@ public class OutboxConsoleEndpoint {
 		this.valuesVisibility = valuesVisibility;
 		this.republishLimit = republishLimit;
 		this.page = resource("console.html");
-		this.backlog = new RecentReading<>(monitoring::readBacklog, COUNTS_MAX_AGE, System::nanoTime);
-		this.counts = new RecentReading<>(monitoring::countByStatus, COUNTS_MAX_AGE, System::nanoTime);
-		this.deadCounts = new RecentReading<>(monitoring::countDead, COUNTS_MAX_AGE, System::nanoTime);
+		this.primary = new OutboxReadings(monitoring);
 	}
 
 	/**
@@ -159,6 +160,7 @@ public class OutboxConsoleEndpoint {
 	 * @param to only events written before this instant, ISO-8601 (events)
 	 * @param page the page of events, from 0
 	 * @param size events per page, at most 100
+	 * @param outbox the outbox to read, by name, or {@code null} for the primary data source's
 	 * @param securityContext who asks
 	 * @return the overview or the page of events
 	 */
@@ -166,10 +168,11 @@ public class OutboxConsoleEndpoint {
 	public Object view(@Selector String view, @Nullable String status, @Nullable String type,
 			@Nullable String destination, @Nullable String key, @Nullable String aggregateType,
 			@Nullable String aggregateId, @Nullable String from, @Nullable String to, @Nullable Integer page,
-			@Nullable Integer size, SecurityContext securityContext) {
+			@Nullable Integer size, @Nullable String outbox, SecurityContext securityContext) {
 		return switch (view) {
-			case "overview" -> overview(securityContext);
-			case "events" -> events(query(status, type, destination, key, aggregateType, aggregateId, from, to),
+			case "overview" -> overview(readings(outbox), securityContext);
+			case "events" -> events(readings(outbox).outbox(),
+					query(status, type, destination, key, aggregateType, aggregateId, from, to),
 					(page != null) ? page : 0, (size != null) ? size : DEFAULT_PAGE_SIZE, securityContext);
 			default -> throw new InvalidEndpointRequestException(
 					"'" + view + "' is not a view of the console: use 'overview' or 'events'", "Unknown view");
@@ -180,18 +183,20 @@ public class OutboxConsoleEndpoint {
 	 * One event, with its payload and headers where they are shown.
 	 * @param view {@code events}
 	 * @param id the event's id
+	 * @param outbox the outbox to read, by name, or {@code null} for the primary data source's
 	 * @param securityContext who asks
-	 * @return the event, or 404 when there is none with that id
+	 * @return the event, or 404 when that outbox has none with that id
 	 */
 	@ReadOperation
-	public WebEndpointResponse<EventDetail> event(@Selector String view, @Selector UUID id,
+	public WebEndpointResponse<EventDetail> event(@Selector String view, @Selector UUID id, @Nullable String outbox,
 			SecurityContext securityContext) {
 		if (!view.equals("events")) {
 			throw new InvalidEndpointRequestException("'" + view + "' has no events: use 'events/{id}'",
 					"Unknown view");
 		}
+		OutboxMonitoring monitoring = readings(outbox).outbox();
 		boolean withValues = showsValues(securityContext);
-		StoredEvent event = this.monitoring.find(id, withValues);
+		StoredEvent event = monitoring.find(id, withValues);
 		if (event == null) {
 			return new WebEndpointResponse<>(WebEndpointResponse.STATUS_NOT_FOUND);
 		}
@@ -300,31 +305,55 @@ public class OutboxConsoleEndpoint {
 		}
 	}
 
-	private Overview overview(SecurityContext securityContext) {
-		BacklogReading backlog = latestBacklog();
-		List<EventCount> counts = this.counts.get();
-		List<DeadEventCount> dead = this.deadCounts.get();
+	private Overview overview(OutboxReadings readings, SecurityContext securityContext) {
+		OutboxMonitoring monitoring = readings.outbox();
+		BacklogReading backlog = readings.latestBacklog();
+		List<EventCount> counts = readings.counts().get();
+		List<DeadEventCount> dead = readings.deadCounts().get();
 		Permission permission = permission(securityContext);
 		Principal principal = securityContext.getPrincipal();
-		return new Overview(backlog.databaseNow(), this.monitoring.relayMode(), this.monitoring.transports(),
-				backlog.pending(), backlog.scheduled(), backlog.dead(), backlog.oldestPendingAge().toMillis() / 1000.0,
-				counts, this.monitoring.unavailableTransports(), this.monitoring.pausedDestinations(), dead,
+		return new Overview(monitoring.name(), outboxNames(), backlog.databaseNow(), monitoring.relayMode(),
+				monitoring.transports(), backlog.pending(), backlog.scheduled(), backlog.dead(),
+				backlog.oldestPendingAge().toMillis() / 1000.0, counts, monitoring.unavailableTransports(),
+				monitoring.pausedDestinations(), dead,
 				new History(this.history.interval().toMillis(), this.history.samples()),
 				(principal != null) ? principal.getName() : null, permission.allowed(), permission.reason(),
 				showsValues(securityContext));
 	}
 
 	/**
-	 * The backlog as the backlog monitor read it last, which costs no query; read from the table, as
-	 * often as the counts, where no monitor runs or before its first reading.
+	 * The readings of the outbox of that name, the primary data source's when none is given.
 	 */
-	private BacklogReading latestBacklog() {
-		BacklogSnapshot snapshot = this.monitoring.latestBacklog();
-		BacklogReading reading = (snapshot != null) ? snapshot.reading() : null;
-		return (reading != null) ? reading : this.backlog.get();
+	private OutboxReadings readings(@Nullable String outbox) {
+		String name = blankToNull(outbox);
+		if (name == null || name.equals(this.monitoring.name())) {
+			return this.primary;
+		}
+		OutboxMonitoring other = this.monitoring.otherOutboxes().get(name);
+		if (other == null) {
+			throw new InvalidEndpointRequestException("'" + name + "' is not an outbox: use one of " + allOutboxNames(),
+					"Unknown outbox");
+		}
+		return this.others.computeIfAbsent(name, (key) -> new OutboxReadings(other));
 	}
 
-	private EventsPage events(EventQuery query, int page, int size, SecurityContext securityContext) {
+	/**
+	 * Every outbox's name, the primary one first, when the application has several; else none, and the
+	 * page shows no choice.
+	 */
+	private List<String> outboxNames() {
+		return this.monitoring.otherOutboxes().isEmpty() ? List.of() : allOutboxNames();
+	}
+
+	private List<String> allOutboxNames() {
+		List<String> names = new ArrayList<>();
+		names.add(this.monitoring.name());
+		names.addAll(this.monitoring.otherOutboxes().keySet());
+		return names;
+	}
+
+	private EventsPage events(OutboxMonitoring monitoring, EventQuery query, int page, int size,
+			SecurityContext securityContext) {
 		if (page < 0) {
 			throw new InvalidEndpointRequestException("page must be 0 or more, not " + page, "Bad page");
 		}
@@ -338,7 +367,7 @@ public class OutboxConsoleEndpoint {
 			throw new InvalidEndpointRequestException("Only users who see the events' values "
 					+ "(management.endpoint.outbox.show-values) may search by key or aggregate id", "Values hidden");
 		}
-		List<EventRow> events = this.monitoring.find(query, page * size, size, withValues)
+		List<EventRow> events = monitoring.find(query, page * size, size, withValues)
 			.stream()
 			.map(EventRow::of)
 			.toList();
@@ -362,10 +391,10 @@ public class OutboxConsoleEndpoint {
 			return new WebEndpointResponse<>(new ActionResult(action, 0, List.of(), ex.getMessage()),
 					WebEndpointResponse.STATUS_BAD_REQUEST);
 		}
-		// What the overview counts has changed: the page that refreshes next shows it.
-		this.counts.forget();
-		this.deadCounts.forget();
-		this.backlog.forget();
+		// What the overview counts has changed, in whichever outbox the action reached: the page that
+		// refreshes next shows it.
+		this.primary.forget();
+		this.others.values().forEach(OutboxReadings::forget);
 		logger.info("Outbox console: " + user + " took action " + action + " on " + what + ": " + result.events()
 				+ " event(s)" + ((result.message() != null) ? " (" + result.message() + ")" : ""));
 		return new WebEndpointResponse<>(result);
@@ -471,6 +500,42 @@ public class OutboxConsoleEndpoint {
 	}
 
 	/**
+	 * What the overview reads of one outbox, each count at most once per {@link #COUNTS_MAX_AGE} for all
+	 * open pages.
+	 *
+	 * @param outbox the view of the outbox
+	 * @param backlog its backlog, read from its table
+	 * @param counts its rows by status and transport
+	 * @param deadCounts its DEAD rows by type and destination
+	 */
+	private record OutboxReadings(OutboxMonitoring outbox, RecentReading<BacklogReading> backlog,
+			RecentReading<List<EventCount>> counts, RecentReading<List<DeadEventCount>> deadCounts) {
+
+		OutboxReadings(OutboxMonitoring outbox) {
+			this(outbox, new RecentReading<>(outbox::readBacklog, COUNTS_MAX_AGE, System::nanoTime),
+					new RecentReading<>(outbox::countByStatus, COUNTS_MAX_AGE, System::nanoTime),
+					new RecentReading<>(outbox::countDead, COUNTS_MAX_AGE, System::nanoTime));
+		}
+
+		/**
+		 * The backlog as the backlog monitor read it last, which costs no query; read from the table, as
+		 * often as the counts, where no monitor runs or before its first reading.
+		 */
+		BacklogReading latestBacklog() {
+			BacklogSnapshot snapshot = this.outbox.latestBacklog();
+			BacklogReading reading = (snapshot != null) ? snapshot.reading() : null;
+			return (reading != null) ? reading : this.backlog.get();
+		}
+
+		void forget() {
+			this.counts.forget();
+			this.deadCounts.forget();
+			this.backlog.forget();
+		}
+
+	}
+
+	/**
 	 * Whether the user may act, and if not, why.
 	 */
 	private record Permission(boolean allowed, @Nullable String reason) {
@@ -479,6 +544,9 @@ public class OutboxConsoleEndpoint {
 	/**
 	 * What the console's overview shows.
 	 *
+	 * @param outbox the outbox read, by name
+	 * @param outboxes every outbox's name, the primary one first, when the application has several, else
+	 * empty
 	 * @param time when it was read, on the database clock
 	 * @param relayMode who publishes: {@code polling} or {@code log}
 	 * @param transports the transports this instance publishes to
@@ -490,13 +558,13 @@ public class OutboxConsoleEndpoint {
 	 * @param unavailableTransports transports this instance found unavailable
 	 * @param pausedDestinations destinations this instance pauses
 	 * @param deadByDestination DEAD events by type and destination, largest first
-	 * @param history the outbox's recent history, from its meters
+	 * @param history the recent history of this instance's meters, which count every outbox together
 	 * @param user the name of the user who asks, if signed in
 	 * @param actionsAllowed whether that user may act
 	 * @param actionsRefusal why not, if not
 	 * @param valuesShown whether that user sees payloads, headers, keys, aggregate ids and errors
 	 */
-	public record Overview(Instant time, String relayMode, Set<String> transports, long pending, long scheduled,
+	public record Overview(String outbox, List<String> outboxes, Instant time, String relayMode, Set<String> transports, long pending, long scheduled,
 			long dead,
 			double oldestPendingAgeSeconds, List<EventCount> events, Set<String> unavailableTransports,
 			List<PausedDestination> pausedDestinations, List<DeadEventCount> deadByDestination, History history,

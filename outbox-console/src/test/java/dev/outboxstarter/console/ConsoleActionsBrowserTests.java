@@ -213,6 +213,7 @@ class ConsoleActionsBrowserTests {
 
 		this.browser.openConsole();
 		assertThat(this.browser.text("user")).isEqualTo("anonymous");
+		assertThat(this.browser.element("outbox-choice").isDisplayed()).as("one outbox, no choice").isFalse();
 		assertThat(this.browser.text("actions-note")).isEqualTo("Sign in as an operator to act");
 		this.browser.select("filter-status", "DEAD");
 		this.browser.click("search");

@@ -135,6 +135,11 @@ final class ConsoleBrowser implements AutoCloseable {
 		new Select(element(id)).selectByVisibleText(option);
 	}
 
+	/** The options of a select, as the page shows them. */
+	List<String> options(String id) {
+		return new Select(element(id)).getOptions().stream().map(WebElement::getText).toList();
+	}
+
 	void scrollTo(String id) {
 		this.driver.executeScript("document.getElementById(arguments[0]).scrollIntoView()", id);
 	}

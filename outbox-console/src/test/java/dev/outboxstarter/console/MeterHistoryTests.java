@@ -31,9 +31,10 @@ import static org.mockito.BDDMockito.given;
 import static org.mockito.Mockito.mock;
 
 /**
- * The console's history reads the outbox's meters: gauges as they are, counters and the latency timer
- * as rates and means over each interval, summed over their tags; it keeps a bounded number of samples,
- * reads a meter the application does not have as nothing, and goes on sampling after a sample fails.
+ * The console's history reads the outbox's meters: gauges as they are, every outbox's backlog together,
+ * counters and the latency timer as rates and means over each interval, summed over their tags; it
+ * keeps a bounded number of samples, reads a meter the application does not have as nothing, and goes
+ * on sampling after a sample fails.
  */
 @ExtendWith(OutputCaptureExtension.class)
 class MeterHistoryTests {
@@ -76,6 +77,26 @@ class MeterHistoryTests {
 		assertThat(samples.get(1).latencyMillis()).isEqualTo(20.0);
 		assertThat(samples.get(2).publishedPerSecond()).isZero();
 		assertThat(samples.get(2).latencyMillis()).as("nothing published in the interval").isNull();
+	}
+
+	@Test
+	void samplesTheBacklogOfEveryOutboxTogetherWhereEachHasItsGauges() {
+		Gauge.builder("outbox.backlog.pending", () -> 3).tag("outbox", "dataSource").register(this.meters);
+		Gauge.builder("outbox.backlog.pending", () -> 4).tag("outbox", "billingDataSource").register(this.meters);
+		TimeGauge.builder("outbox.backlog.oldest.age", () -> 12, TimeUnit.SECONDS)
+			.tag("outbox", "dataSource")
+			.register(this.meters);
+		TimeGauge.builder("outbox.backlog.oldest.age", () -> 42, TimeUnit.SECONDS)
+			.tag("outbox", "billingDataSource")
+			.register(this.meters);
+		MeterHistory history = history(10);
+
+		history.sample();
+
+		assertThat(history.samples()).singleElement().satisfies((sample) -> {
+			assertThat(sample.backlog()).isEqualTo(7.0);
+			assertThat(sample.oldestAgeSeconds()).as("the oldest of any outbox").isEqualTo(42.0);
+		});
 	}
 
 	@Test

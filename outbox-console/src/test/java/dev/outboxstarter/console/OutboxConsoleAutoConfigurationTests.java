@@ -111,7 +111,7 @@ class OutboxConsoleAutoConfigurationTests {
 				assertThat(overview(console, SecurityContext.NONE).valuesShown()).isFalse();
 				assertThatExceptionOfType(InvalidEndpointRequestException.class)
 					.isThrownBy(() -> console.view("events", null, null, null, "order-42", null, null, null, null, null,
-							null, user("ops", "OPERATOR")))
+							null, null, user("ops", "OPERATOR")))
 					.withMessageContaining("may search by key or aggregate id");
 			});
 	}
@@ -229,6 +229,8 @@ class OutboxConsoleAutoConfigurationTests {
 
 			assertThat(overview.pending()).isEqualTo(4);
 			assertThat(overview.scheduled()).isEqualTo(1);
+			assertThat(overview.outbox()).isEqualTo("dataSource");
+			assertThat(overview.outboxes()).as("one outbox, no choice").isEmpty();
 		});
 	}
 
@@ -246,12 +248,13 @@ class OutboxConsoleAutoConfigurationTests {
 	}
 
 	private static Overview overview(OutboxConsoleEndpoint console, SecurityContext securityContext) {
-		return (Overview) console.view("overview", null, null, null, null, null, null, null, null, null, null,
+		return (Overview) console.view("overview", null, null, null, null, null, null, null, null, null, null, null,
 				securityContext);
 	}
 
 	private static OutboxMonitoring monitoring() {
 		OutboxMonitoring monitoring = mock(OutboxMonitoring.class);
+		given(monitoring.name()).willReturn("dataSource");
 		given(monitoring.readBacklog()).willReturn(new BacklogReading(0, null, 0, Instant.now()));
 		given(monitoring.relayMode()).willReturn("polling");
 		given(monitoring.transports()).willReturn(Set.of("kafka"));
