@@ -14,6 +14,7 @@ import java.nio.file.Path;
 import java.nio.file.Paths;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -29,9 +30,10 @@ import static org.awaitility.Awaitility.await;
 /**
  * A real Kafka Connect worker in standalone mode, in a child process, as an operator runs one: Kafka
  * Connect and Debezium's PostgreSQL connector from {@code connect-worker/pom.xml}, the outbox's
- * transform jar, and one connector, configured by the shipped {@code connectors/postgresql.json} with
- * the test's database, table, replication slot and publication put in. Its offsets are kept in a file
- * that outlives the process, so a worker started again resumes where the last one committed.
+ * transform jar, and one connector per database, each configured by the shipped
+ * {@code connectors/postgresql.json} with the test's database, table, replication slot and publication
+ * put in. Its offsets are kept in a file that outlives the process, so a worker started again resumes
+ * where the last one committed.
  */
 public final class ConnectWorker implements AutoCloseable {
 
@@ -42,7 +44,7 @@ public final class ConnectWorker implements AutoCloseable {
 
 	private final Path directory;
 
-	private final String connectorName;
+	private final List<String> connectorNames;
 
 	private final int restPort;
 
@@ -50,9 +52,9 @@ public final class ConnectWorker implements AutoCloseable {
 
 	private Process process;
 
-	private ConnectWorker(Path directory, String connectorName, int restPort, List<String> command) {
+	private ConnectWorker(Path directory, List<String> connectorNames, int restPort, List<String> command) {
 		this.directory = directory;
-		this.connectorName = connectorName;
+		this.connectorNames = connectorNames;
 		this.restPort = restPort;
 		this.command = command;
 	}
@@ -67,13 +69,30 @@ public final class ConnectWorker implements AutoCloseable {
 	 * @return the worker, stopped
 	 */
 	static ConnectWorker prepare(String bootstrapServers, String database, String table, String name) {
-		return prepare(Paths.get(System.getProperty("outbox.connect-worker.classpath")),
-				Paths.get(System.getProperty("outbox.connectors.directory"), "postgresql.json"), bootstrapServers,
-				name, Map.of("database.hostname", "127.0.0.1", "database.user", "postgres", "database.password", "",
+		return prepare(bootstrapServers, table, Map.of(name, database));
+	}
+
+	/**
+	 * Prepares one worker for several connectors of the tests, not started yet, as an operator runs one
+	 * connector per database: each the shipped PostgreSQL connector JSON with its database, the table and
+	 * its own names put in.
+	 * @param bootstrapServers the Kafka broker they produce to and keep their state in
+	 * @param table the outbox table each reads in its database, in schema {@code public}
+	 * @param connectors each connector's name, unique to this run (also its slot's, its publication's and
+	 * its topic prefix), and the database it reads, in the order they are configured
+	 * @return the worker, stopped
+	 */
+	static ConnectWorker prepare(String bootstrapServers, String table, Map<String, String> connectors) {
+		Map<String, Map<String, String>> overrides = new LinkedHashMap<>();
+		connectors.forEach((name, database) -> overrides.put(name,
+				Map.of("database.hostname", "127.0.0.1", "database.user", "postgres", "database.password", "",
 						"database.dbname", database, "table.include.list", "public." + table,
 						// Debezium's default, 500 ms between reads of the log, would add up to half a
 						// second per event.
-						"poll.interval.ms", "50"));
+						"poll.interval.ms", "50")));
+		return prepare(Paths.get(System.getProperty("outbox.connect-worker.classpath")),
+				Paths.get(System.getProperty("outbox.connectors.directory"), "postgresql.json"), bootstrapServers,
+				overrides);
 	}
 
 	/**
@@ -89,9 +108,27 @@ public final class ConnectWorker implements AutoCloseable {
 	 */
 	public static ConnectWorker prepare(Path workerClasspath, Path connectorJson, String bootstrapServers, String name,
 			Map<String, String> overrides) {
+		return prepare(workerClasspath, connectorJson, bootstrapServers, Map.of(name, overrides));
+	}
+
+	/**
+	 * Prepares a worker for connectors made from one connector configuration, not started yet.
+	 * @param workerClasspath a file with the worker's classpath (Kafka Connect and Debezium), as
+	 * {@code dependency:build-classpath} writes it; the outbox's transform is added
+	 * @param connectorJson the connector configuration each starts from, a shipped one
+	 * @param bootstrapServers the Kafka broker they produce to
+	 * @param connectors by each connector's name (unique to this run: also its slot's, its publication's
+	 * and its topic prefix), the settings that replace the connector configuration's; the first name
+	 * names the worker's folder
+	 * @return the worker, stopped
+	 */
+	private static ConnectWorker prepare(Path workerClasspath, Path connectorJson, String bootstrapServers,
+			Map<String, Map<String, String>> connectors) {
 		try {
+			String workerName = connectors.keySet().iterator().next();
 			// Under the build's target folder: the worker's log stays there for a failed test to be read.
-			Path directory = Files.createDirectories(Paths.get("target", "connect-workers", name)).toAbsolutePath();
+			Path directory = Files.createDirectories(Paths.get("target", "connect-workers", workerName))
+				.toAbsolutePath();
 			int restPort = freePort();
 			Path workerProperties = directory.resolve("worker.properties");
 			Files.writeString(workerProperties, String.join("\n", "bootstrap.servers=" + bootstrapServers,
@@ -100,22 +137,25 @@ public final class ConnectWorker implements AutoCloseable {
 					"offset.flush.interval.ms=1000", "listeners=http://127.0.0.1:" + restPort,
 					"key.converter=org.apache.kafka.connect.storage.StringConverter",
 					"value.converter=org.apache.kafka.connect.storage.StringConverter", ""));
-			ObjectNode connector = (ObjectNode) json.readTree(connectorJson.toFile());
-			connector.put("name", name);
-			ObjectNode config = (ObjectNode) connector.get("config");
-			config.put("slot.name", name);
-			config.put("publication.name", name);
-			config.put("topic.prefix", name);
-			overrides.forEach(config::put);
-			Path connectorFile = directory.resolve("connector.json");
-			Files.writeString(connectorFile, json.writeValueAsString(connector));
 			List<String> command = new ArrayList<>(List.of(Paths.get(System.getProperty("java.home"), "bin", "java")
 				.toString(), "-Xmx384m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1",
 					"-Dorg.slf4j.simpleLogger.showDateTime=true", "-cp",
 					Files.readString(workerClasspath).trim() + File.pathSeparator + transformLocation(),
-					"org.apache.kafka.connect.cli.ConnectStandalone", workerProperties.toString(),
-					connectorFile.toString()));
-			return new ConnectWorker(directory, name, restPort, command);
+					"org.apache.kafka.connect.cli.ConnectStandalone", workerProperties.toString()));
+			for (Map.Entry<String, Map<String, String>> entry : connectors.entrySet()) {
+				String name = entry.getKey();
+				ObjectNode connector = (ObjectNode) json.readTree(connectorJson.toFile());
+				connector.put("name", name);
+				ObjectNode config = (ObjectNode) connector.get("config");
+				config.put("slot.name", name);
+				config.put("publication.name", name);
+				config.put("topic.prefix", name);
+				entry.getValue().forEach(config::put);
+				Path connectorFile = directory.resolve(name + ".json");
+				Files.writeString(connectorFile, json.writeValueAsString(connector));
+				command.add(connectorFile.toString());
+			}
+			return new ConnectWorker(directory, List.copyOf(connectors.keySet()), restPort, command);
 		}
 		catch (IOException ex) {
 			throw new UncheckedIOException(ex);
@@ -137,9 +177,9 @@ public final class ConnectWorker implements AutoCloseable {
 	}
 
 	/**
-	 * Starts the worker (again) and waits until its connector's task runs and the database says its
-	 * replication slot is read.
-	 * @param slotActive whether the connector's replication slot is in use
+	 * Starts the worker (again) and waits until each connector's task runs and the database says their
+	 * replication slots are read.
+	 * @param slotActive whether the connectors' replication slots are in use
 	 */
 	public synchronized void start(BooleanSupplier slotActive) {
 		try {
@@ -150,9 +190,9 @@ public final class ConnectWorker implements AutoCloseable {
 		catch (IOException ex) {
 			throw new UncheckedIOException(ex);
 		}
-		await("connector " + this.connectorName + " running (log: " + log() + ")").atMost(Duration.ofSeconds(90))
+		await("connectors " + this.connectorNames + " running (log: " + log() + ")").atMost(Duration.ofSeconds(90))
 			.pollInterval(Duration.ofMillis(200))
-			.until(() -> taskRunning() && slotActive.getAsBoolean());
+			.until(() -> this.connectorNames.stream().allMatch(this::taskRunning) && slotActive.getAsBoolean());
 	}
 
 	/**
@@ -205,7 +245,7 @@ public final class ConnectWorker implements AutoCloseable {
 		}
 	}
 
-	private boolean taskRunning() {
+	private boolean taskRunning(String connectorName) {
 		if (!this.process.isAlive()) {
 			throw new IllegalStateException("The Connect worker exited with " + this.process.exitValue() + ": see "
 					+ log());
@@ -213,7 +253,7 @@ public final class ConnectWorker implements AutoCloseable {
 		try {
 			HttpResponse<String> response = HttpClient.newHttpClient()
 				.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + this.restPort + "/connectors/"
-						+ this.connectorName + "/status")).timeout(Duration.ofSeconds(5)).build(),
+						+ connectorName + "/status")).timeout(Duration.ofSeconds(5)).build(),
 						HttpResponse.BodyHandlers.ofString());
 			if (response.statusCode() != 200) {
 				return false;
@@ -221,7 +261,8 @@ public final class ConnectWorker implements AutoCloseable {
 			JsonNode status = json.readTree(response.body());
 			JsonNode tasks = status.path("tasks");
 			if (tasks.size() > 0 && "FAILED".equals(tasks.get(0).path("state").asText())) {
-				throw new IllegalStateException("The connector's task failed: " + tasks.get(0).path("trace").asText());
+				throw new IllegalStateException("The task of connector " + connectorName + " failed: "
+						+ tasks.get(0).path("trace").asText());
 			}
 			return "RUNNING".equals(status.path("connector").path("state").asText()) && tasks.size() > 0
 					&& "RUNNING".equals(tasks.get(0).path("state").asText());

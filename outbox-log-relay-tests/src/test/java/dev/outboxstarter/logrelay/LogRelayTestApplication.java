@@ -49,12 +49,26 @@ class LogRelayTestApplication {
 	 * @return the running application
 	 */
 	static Instance start(String table, String... properties) {
+		return start(new Class<?>[0], table, properties);
+	}
+
+	/**
+	 * Starts an instance with more configuration than the application's own.
+	 * @param configurations classes of {@code @Bean} methods, not components, that only the tests naming
+	 * them get
+	 * @param table the outbox table
+	 * @param properties more {@code key=value} settings, e.g. {@code outbox.relay.mode=log}
+	 * @return the running application
+	 */
+	static Instance start(Class<?>[] configurations, String table, String... properties) {
+		List<Class<?>> sources = new ArrayList<>(List.of(LogRelayTestApplication.class));
+		sources.addAll(List.of(configurations));
 		List<String> all = new ArrayList<>(List.of(TestDatabase.POSTGRESQL.properties()));
 		all.addAll(List.of("outbox.table-name=" + table, "spring.kafka.bootstrap-servers=" + TestKafka.bootstrapServers(),
 				"spring.main.banner-mode=off", "outbox.relay.poll-interval=100ms",
 				"outbox.cloudevents.source=/log-relay-tests"));
 		all.addAll(List.of(properties));
-		return new Instance(new SpringApplicationBuilder(LogRelayTestApplication.class)
+		return new Instance(new SpringApplicationBuilder(sources.toArray(Class<?>[]::new))
 			.properties(all.toArray(String[]::new))
 			.run());
 	}
@@ -77,16 +91,40 @@ class LogRelayTestApplication {
 		}
 
 		/**
+		 * Runs work in one business transaction of a transaction manager other than the primary one.
+		 * @param transactionManager the transaction manager's bean name
+		 * @param work what it does with the outbox
+		 */
+		void inTransaction(String transactionManager, Consumer<Outbox> work) {
+			Outbox outbox = this.context.getBean(Outbox.class);
+			new TransactionTemplate(this.context.getBean(transactionManager, PlatformTransactionManager.class))
+				.executeWithoutResult((status) -> work.accept(outbox));
+		}
+
+		/**
 		 * Runs work in a business transaction that rolls back.
 		 * @param work what it does with the outbox
 		 */
 		void inRolledBackTransaction(Consumer<Outbox> work) {
+			inRolledBackTransaction(this.context.getBean(PlatformTransactionManager.class), work);
+		}
+
+		/**
+		 * Runs work in a business transaction of a transaction manager other than the primary one that
+		 * rolls back.
+		 * @param transactionManager the transaction manager's bean name
+		 * @param work what it does with the outbox
+		 */
+		void inRolledBackTransaction(String transactionManager, Consumer<Outbox> work) {
+			inRolledBackTransaction(this.context.getBean(transactionManager, PlatformTransactionManager.class), work);
+		}
+
+		private void inRolledBackTransaction(PlatformTransactionManager transactionManager, Consumer<Outbox> work) {
 			Outbox outbox = this.context.getBean(Outbox.class);
-			new TransactionTemplate(this.context.getBean(PlatformTransactionManager.class))
-				.executeWithoutResult((status) -> {
-					work.accept(outbox);
-					status.setRollbackOnly();
-				});
+			new TransactionTemplate(transactionManager).executeWithoutResult((status) -> {
+				work.accept(outbox);
+				status.setRollbackOnly();
+			});
 		}
 
 		@Override
@@ -158,6 +196,10 @@ class LogRelayTestApplication {
 
 	@OutboxEvent(destination = "log-relay-switch")
 	record Switched(int n) {
+	}
+
+	@OutboxEvent(destination = "log-relay-two-databases")
+	record Entry(String database, String key, int n) {
 	}
 
 }

@@ -4,6 +4,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Base64;
 import java.util.List;
+import java.util.Map;
 import java.util.Properties;
 import java.util.UUID;
 
@@ -48,6 +49,24 @@ final class RecordedMessages implements AutoCloseable {
 			}
 			this.received.add(new Message(record.partition(), encode(record.key()), encode(record.value()),
 					List.copyOf(headers), lastHeader(record, "outbox-message-id"), new String(record.value())));
+		}
+		return List.copyOf(this.received);
+	}
+
+	/**
+	 * Polls until everything the topic held when called is received, and returns everything received.
+	 * @return the messages so far
+	 */
+	synchronized List<Message> pollToEnd() {
+		Map<TopicPartition, Long> end = this.consumer.endOffsets(this.consumer.assignment());
+		long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+		while (end.entrySet()
+			.stream()
+			.anyMatch((partition) -> this.consumer.position(partition.getKey()) < partition.getValue())) {
+			if (System.nanoTime() > deadline) {
+				throw new IllegalStateException("The topic's end " + end + " not reached after 30 s");
+			}
+			poll();
 		}
 		return List.copyOf(this.received);
 	}
