@@ -14,6 +14,7 @@ import java.util.Map;
 import dev.outboxstarter.schemaregistry.server.SchemaRegistryProcess;
 import dev.outboxstarter.testsupport.FaultClassPath;
 import dev.outboxstarter.testsupport.KafkaBrokerProcess;
+import org.jspecify.annotations.Nullable;
 import tools.jackson.core.type.TypeReference;
 import tools.jackson.databind.json.JsonMapper;
 
@@ -47,7 +48,21 @@ final class ContenderLauncher {
 	 * @return the result the contender printed, or {@code outOfMemoryErrors} 1 if it ran out of memory
 	 */
 	Map<String, Object> run(Entrant contender, String scenario, List<String> parameters, String heap) {
-		List<String> command = command(contender, scenario, parameters, heap);
+		return run(contender, scenario, parameters, heap, null);
+	}
+
+	/**
+	 * Runs a contender through a scenario in a JVM with an initial heap, and waits for its result.
+	 * @param contender the contender, from the suite's class path or the baseline build's
+	 * @param scenario the scenario, as {@link ContenderProcess} names it
+	 * @param parameters the scenario's {@code key=value} parameters
+	 * @param heap the JVM's maximum heap
+	 * @param minHeap the JVM's initial heap, or {@code null} for the JVM's default
+	 * @return the result the contender printed, or {@code outOfMemoryErrors} 1 if it ran out of memory
+	 */
+	Map<String, Object> run(Entrant contender, String scenario, List<String> parameters, String heap,
+			@Nullable String minHeap) {
+		List<String> command = command(contender, scenario, parameters, heap, minHeap);
 		try {
 			Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
 			String result = null;
@@ -97,10 +112,14 @@ final class ContenderLauncher {
 	 * The contender JVM's command line. A {@code NAME@baseline} contender runs the baseline build's
 	 * {@link ContenderProcess}: its main class and its arguments are those every earlier build takes.
 	 */
-	private List<String> command(Entrant contender, String scenario, List<String> parameters, String heap) {
+	private List<String> command(Entrant contender, String scenario, List<String> parameters, String heap,
+			@Nullable String minHeap) {
 		List<String> command = new ArrayList<>();
 		command.add(FaultClassPath.javaCommand());
 		command.add("-Xmx" + heap);
+		if (minHeap != null) {
+			command.add("-Xms" + minHeap);
+		}
 		// An OutOfMemoryError ends the run at once and visibly, instead of leaving a JVM whose threads died.
 		command.add("-XX:+ExitOnOutOfMemoryError");
 		Path profiles = this.options.profileDirectory();

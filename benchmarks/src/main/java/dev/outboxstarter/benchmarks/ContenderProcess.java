@@ -44,6 +44,9 @@ public final class ContenderProcess {
 			String[] pair = args[i].split("=", 2);
 			parameters.put(pair[0], pair[1]);
 		}
+		if (parameters.containsKey("warmupUntilQuiet")) {
+			System.setProperty(WriteCost.WARMUP_UNTIL_QUIET_PROPERTY, parameters.get("warmupUntilQuiet"));
+		}
 		String jdbcUrl = parameters.getOrDefault("jdbcUrl", BenchmarkDatabase.POSTGRESQL.defaultJdbcUrl());
 		BenchmarkDatabase database = BenchmarkDatabase.of(jdbcUrl);
 		String username = parameters.getOrDefault("username", database.defaultUsername());
@@ -85,13 +88,13 @@ public final class ContenderProcess {
 				}
 				case "latency-steady" -> {
 					contender.start(direct);
-					result = Latency.steady(contender, broker, topic, Integer.parseInt(parameters.get("rate")),
+					result = Latency.steady(contender, database, broker, topic, Integer.parseInt(parameters.get("rate")),
 							Integer.parseInt(parameters.get("seconds")), Integer.parseInt(parameters.get("warmup")),
 							Duration.ofSeconds(Long.parseLong(parameters.get("limitSeconds"))));
 				}
 				case "latency-burst" -> {
 					contender.start(direct);
-					result = Latency.burst(contender, broker, topic, Integer.parseInt(parameters.get("transactions")),
+					result = Latency.burst(contender, database, broker, topic, Integer.parseInt(parameters.get("transactions")),
 							Integer.parseInt(parameters.get("warmup")),
 							Duration.ofSeconds(Long.parseLong(parameters.get("limitSeconds"))));
 				}

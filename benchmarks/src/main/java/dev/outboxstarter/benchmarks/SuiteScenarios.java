@@ -187,6 +187,11 @@ final class SuiteScenarios {
 		Map<Entrant, Map<String, Double>> medians = rounds(burst, contenders, rounds, "latency-burst", burstParameters);
 		this.tables.table(burst, medians, List.of("transactionsPerSecond", "p50Millis", "p99Millis", "maxMillis",
 				"received", "lost"), "p99Millis");
+		this.tables.table("whole cycle of the same burst: CPU per delivered event from the first write to the last "
+				+ "arrival (the contender's JVM less its test consumer, the database server, the broker)", medians,
+				List.of("cycleCpuMicrosPerEvent", "cycleJvmCpuMicrosPerEvent", "cycleDatabaseCpuMicrosPerEvent",
+						"cycleBrokerCpuMicrosPerEvent", "cycleJvmAllocatedBytesPerEvent", "cycleSecondsToLastArrival"),
+				"cycleCpuMicrosPerEvent");
 		return medians;
 	}
 
@@ -274,6 +279,27 @@ final class SuiteScenarios {
 				List.of("maxRate=" + maxRate, "stepSeconds=" + stepSeconds, "warmup=" + warmup()));
 		this.tables.table(name, medians, List.of("highestHeldRate", "failedAtRate", "writerLimitedAtRate"),
 				"highestHeldRate");
+	}
+
+	/**
+	 * The write cost at 8 threads as a harness that warms up by count measures it: the first
+	 * {@code harness-warmup} (20,000) transactions are the whole warm-up, with no rounds until the
+	 * compiler is quiet, and the contenders run with {@code -Xms1g -Xmx2g}.
+	 * @param writers the contenders
+	 * @param rounds the rounds
+	 * @return each contender's medians
+	 */
+	Map<Entrant, Map<String, Double>> harnessWriteCost(List<Entrant> writers, int rounds) {
+		int warmup = this.options.number("harness-warmup", 20_000);
+		String name = "write cost, concurrency 8, warmed up by " + warmup + " transactions alone, -Xms1g -Xmx2g";
+		List<String> parameters = List.of("transactions=" + this.options.number("transactions", 20_000),
+				"concurrency=8", "warmup=" + warmup, "warmupUntilQuiet=false");
+		Map<Entrant, Map<String, Double>> medians = this.rounds.run(name, writers, rounds, Entrant::label,
+				(contender) -> this.launcher.run(contender, "write", parameters, "2g", "1g"));
+		this.tables.table(name, medians, List.of("transactionsPerSecond", "p50Millis", "p99Millis",
+				"jvmCpuMicrosPerTransaction", "databaseCpuMicrosPerTransaction", "warmupTransactions"),
+				"transactionsPerSecond");
+		return medians;
 	}
 
 	private int warmup() {

@@ -7,16 +7,22 @@ import java.util.Map;
 import java.util.function.BinaryOperator;
 
 /**
- * The write path's targets from one command ({@code --only=targets}): the write cost at 8 threads, the
- * burst's delivery latency, the drain after an outage and the retained rows, then one table of each
- * target with the ratio of the medians, the ratios round by round (the contenders alternate, so a
- * round's ratio compares runs made minutes apart) and whether it is met.
+ * The write path's targets from one command ({@code --only=targets}): the write cost at 8 threads, then
+ * again as a harness that warms up by count measures it ({@link SuiteScenarios#harnessWriteCost}), the
+ * burst's delivery latency and its whole cycle's cost per delivered event, the drain after an outage and
+ * the retained rows, then one table of each target with the ratio of the medians, the ratios round by
+ * round (the contenders alternate, so a round's ratio compares runs made minutes apart) and whether it is
+ * met.
  */
 final class WritePathTargets {
 
 	/** The write path's contenders unless {@code write-contenders} names others. */
 	private static final List<Contenders> WRITERS = List.of(Contenders.STARTER, Contenders.STARTER_RELAY_ONLY,
 			Contenders.STARTER_CAPTURE_ONLY, Contenders.DATABASE_ONLY, Contenders.NAIVE_DUAL_WRITE, Contenders.MODULITH);
+
+	/** The write path's contenders as a harness that warms up by count runs them, unless {@code harness-contenders} names others. */
+	private static final List<Contenders> HARNESS_WRITERS = List.of(Contenders.STARTER, Contenders.MODULITH,
+			Contenders.STARTER_CAPTURE_ONLY, Contenders.DATABASE_ONLY);
 
 	/**
 	 * Bytes the JVM allocated per captured event the first time it was measured (the starter's per
@@ -43,8 +49,12 @@ final class WritePathTargets {
 	void run(int rounds) {
 		Map<Entrant, Map<String, Double>> write = this.scenarios.writeCost(
 				this.options.contenders("write-contenders", WRITERS), this.options.number("write-rounds", rounds), 8);
-		Map<Entrant, Map<String, Double>> burst = this.scenarios.latencyBurst(
-				this.options.contenders("latency-contenders", List.of(Contenders.STARTER, Contenders.NAIVE_DUAL_WRITE)),
+		Map<Entrant, Map<String, Double>> harness = this.scenarios.harnessWriteCost(
+				this.options.contenders("harness-contenders", HARNESS_WRITERS),
+				this.options.number("harness-rounds", rounds));
+		Map<Entrant, Map<String, Double>> burst = this.scenarios.latencyBurst(this.options.contenders(
+				"latency-contenders", List.of(Contenders.STARTER, Contenders.NAIVE_DUAL_WRITE, Contenders.MODULITH,
+						Contenders.RAW_REFERENCE)),
 				this.options.number("latency-rounds", rounds));
 		Map<Entrant, Map<String, Double>> outage = this.scenarios.outage(
 				this.options.contenders("outage-contenders", List.of(Contenders.STARTER, Contenders.RAW_REFERENCE)),
@@ -64,11 +74,25 @@ final class WritePathTargets {
 				write.get(Entrant.of(Contenders.NAIVE_DUAL_WRITE)), "transactionsPerSecond", false);
 		target("starter / Spring Modulith", ">= 1.5", 1.5, true, starter, write.get(Entrant.of(Contenders.MODULITH)),
 				"transactionsPerSecond", false);
+		target("starter / Spring Modulith, warmed up by count (-Xms1g -Xmx2g)", ">= 1.0", 1.0, true,
+				harness.get(Entrant.of(Contenders.STARTER)), harness.get(Entrant.of(Contenders.MODULITH)),
+				"transactionsPerSecond", false);
+		target("starter / the floor, warmed up by count", "–", 0, true, harness.get(Entrant.of(Contenders.STARTER)),
+				harness.get(Entrant.of(Contenders.DATABASE_ONLY)), "transactionsPerSecond", false);
+		target("starter, capture alone / the floor, warmed up by count", "–", 0, true,
+				harness.get(Entrant.of(Contenders.STARTER_CAPTURE_ONLY)),
+				harness.get(Entrant.of(Contenders.DATABASE_ONLY)), "transactionsPerSecond", false);
 		target("starter / relay only", ">= 0.95", 0.95, true, starter,
 				write.get(Entrant.of(Contenders.STARTER_RELAY_ONLY)), "transactionsPerSecond", false);
 		target("burst commit-to-receive p99, starter / naive send", "<= 1.5", 1.5, false,
 				burst.get(Entrant.of(Contenders.STARTER)), burst.get(Entrant.of(Contenders.NAIVE_DUAL_WRITE)),
 				"p99Millis", false);
+		target("whole cycle, CPU per delivered event (JVM, database, broker), starter / Spring Modulith", "<= 0.7",
+				0.7, false, burst.get(Entrant.of(Contenders.STARTER)), burst.get(Entrant.of(Contenders.MODULITH)),
+				"cycleCpuMicrosPerEvent", false);
+		target("whole cycle, CPU per delivered event, starter / raw claim-publish-delete loop", "<= 1.2", 1.2, false,
+				burst.get(Entrant.of(Contenders.STARTER)), burst.get(Entrant.of(Contenders.RAW_REFERENCE)),
+				"cycleCpuMicrosPerEvent", false);
 		target("drain after an outage, starter / raw claim-publish-delete loop", ">= 0.80", 0.8, true,
 				outage.get(Entrant.of(Contenders.STARTER)), outage.get(Entrant.of(Contenders.RAW_REFERENCE)),
 				"eventsPerSecond", false);

@@ -1,5 +1,7 @@
 package dev.outboxstarter.benchmarks.scenarios;
 
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadMXBean;
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.BitSet;
@@ -28,6 +30,8 @@ final class Arrivals implements AutoCloseable {
 	static final long NOT_ARRIVED = Long.MIN_VALUE;
 
 	private static final Duration ASSIGNMENT_TIMEOUT = Duration.ofSeconds(60);
+
+	private static final ThreadMXBean THREADS = ManagementFactory.getThreadMXBean();
 
 	private final KafkaConsumer<String, String> consumer;
 
@@ -104,6 +108,15 @@ final class Arrivals implements AutoCloseable {
 	 */
 	static Arrivals counting(String bootstrapServers, String topic, String prefix) {
 		return new Arrivals(bootstrapServers, topic, prefix, null);
+	}
+
+	/**
+	 * The CPU time of the thread that polls and reads the records: the consumer's share of the JVM's,
+	 * which is not the contender's.
+	 * @return nanoseconds, or -1 where the JVM does not measure threads' CPU time
+	 */
+	long consumerCpuNanos() {
+		return THREADS.getThreadCpuTime(this.thread.getId());
 	}
 
 	private void consume() {

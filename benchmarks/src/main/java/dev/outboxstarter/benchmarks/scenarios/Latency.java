@@ -4,7 +4,9 @@ import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
+import dev.outboxstarter.benchmarks.BenchmarkDatabase;
 import dev.outboxstarter.benchmarks.Contender;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Scenario 2, delivery latency: how long after its business transaction committed an event reaches a
@@ -21,6 +23,11 @@ import dev.outboxstarter.benchmarks.Contender;
  * {@code warmup} did). Once the measured events are written it waits up to {@code limit} for all of
  * them; if some are still missing the percentiles are {@code null} and {@code lost} says how many did
  * not arrive within the limit.
+ * <p>
+ * The same run gives the whole cycle's cost: from the first measured write to the last arrival, the CPU
+ * time of the contender's JVM (less its consumer's polling thread), of the database server and of the
+ * broker process ({@link CpuTime}), per event, their sum, the bytes the JVM allocated per event, and the
+ * wall time to the last arrival; only when every event arrived.
  */
 public final class Latency {
 
@@ -43,12 +50,13 @@ public final class Latency {
 	 * {@code rate} events a second for {@code seconds}, on an absolute schedule ({@link PacedWriter}).
 	 * Also reports the achieved rate.
 	 */
-	public static Map<String, Object> steady(Contender contender, String bootstrapServers, String topic, int rate,
-			int seconds, int warmup, Duration limit) throws Exception {
+	public static Map<String, Object> steady(Contender contender, @Nullable BenchmarkDatabase database,
+			String bootstrapServers, String topic, int rate, int seconds, int warmup, Duration limit)
+			throws Exception {
 		int events = rate * seconds;
 		Map<String, Object> result = new LinkedHashMap<>();
 		result.put("targetRate", rate);
-		measure(contender, bootstrapServers, topic, warmup, events, limit, result, (placed) -> result
+		measure(contender, database, bootstrapServers, topic, warmup, events, limit, result, (placed) -> result
 			.put("achievedRate", PacedWriter.write(contender, PREFIX, warmup, events, rate, placed)));
 		return result;
 	}
@@ -57,10 +65,10 @@ public final class Latency {
 	 * {@code transactions} events from 8 threads writing as fast as they can. Also reports the
 	 * transactions per second.
 	 */
-	public static Map<String, Object> burst(Contender contender, String bootstrapServers, String topic,
-			int transactions, int warmup, Duration limit) throws Exception {
+	public static Map<String, Object> burst(Contender contender, @Nullable BenchmarkDatabase database,
+			String bootstrapServers, String topic, int transactions, int warmup, Duration limit) throws Exception {
 		Map<String, Object> result = new LinkedHashMap<>();
-		measure(contender, bootstrapServers, topic, warmup, transactions, limit, result, (placed) -> {
+		measure(contender, database, bootstrapServers, topic, warmup, transactions, limit, result, (placed) -> {
 			long started = System.nanoTime();
 			WriteCost.place(contender, PREFIX, warmup, transactions, CONCURRENCY, placed);
 			result.put("transactionsPerSecond", transactions / ((System.nanoTime() - started) / 1e9));
@@ -68,15 +76,20 @@ public final class Latency {
 		return result;
 	}
 
-	private static void measure(Contender contender, String bootstrapServers, String topic, int warmup, int events,
-			Duration limit, Map<String, Object> result, Writes writes) throws Exception {
+	private static void measure(Contender contender, @Nullable BenchmarkDatabase database, String bootstrapServers,
+			String topic, int warmup, int events, Duration limit, Map<String, Object> result, Writes writes)
+			throws Exception {
 		long[] committed = new long[warmup + events];
 		Arrivals arrivals = Arrivals.timing(bootstrapServers, topic, PREFIX, warmup + events);
+		CycleReading cycleStart;
+		CycleReading cycleEnd;
 		try {
 			result.put("warmupTransactions",
 					warmUp(contender, arrivals, bootstrapServers, topic, PREFIX, warmup, WriteCost.Placed.NOTHING));
+			cycleStart = CycleReading.now(database, arrivals);
 			writes.write((number, key, start, commit) -> committed[number] = commit);
 			arrivals.await(warmup + events, System.nanoTime() + limit.toNanos());
+			cycleEnd = CycleReading.now(database, arrivals);
 		}
 		finally {
 			arrivals.close();
@@ -110,6 +123,48 @@ public final class Latency {
 		result.put("p50Millis", all ? Measurements.percentileMillis(latencies, 50) : null);
 		result.put("p99Millis", all ? Measurements.percentileMillis(latencies, 99) : null);
 		result.put("maxMillis", all ? Measurements.percentileMillis(latencies, 100) : null);
+		if (all) {
+			long lastArrival = Long.MIN_VALUE;
+			for (int number = warmup; number < warmup + events; number++) {
+				lastArrival = Math.max(lastArrival, arrivals.arrivedAt(number));
+			}
+			result.putAll(cycleEnd.costSince(cycleStart, events, lastArrival));
+		}
+	}
+
+	/**
+	 * What the whole cycle has cost so far: CPU time of the JVM, its consumer, the database server and
+	 * the broker, and the JVM's allocated bytes.
+	 */
+	private record CycleReading(long nanoTime, CpuTime cpu, long consumerCpuNanos, long jvmAllocatedBytes) {
+
+		static CycleReading now(@Nullable BenchmarkDatabase database, Arrivals arrivals) {
+			return new CycleReading(System.nanoTime(), CpuTime.now(database), arrivals.consumerCpuNanos(),
+					WriteCost.jvmAllocatedBytes());
+		}
+
+		/**
+		 * The cycle's cost per event since {@code start}, which was read just before the first write.
+		 */
+		Map<String, Object> costSince(CycleReading start, int events, long lastArrival) {
+			Map<String, Object> cost = new LinkedHashMap<>();
+			cost.put("cycleSecondsToLastArrival", (lastArrival - start.nanoTime) / 1e9);
+			double consumer = (this.consumerCpuNanos >= 0 && start.consumerCpuNanos >= 0)
+					? (this.consumerCpuNanos - start.consumerCpuNanos) / 1000.0 / events : 0;
+			double jvm = this.cpu.jvmMicrosPerOperationSince(start.cpu, events) - consumer;
+			Double databaseCpu = this.cpu.databaseMicrosPerOperationSince(start.cpu, events);
+			Double broker = this.cpu.brokerMicrosPerOperationSince(start.cpu, events);
+			cost.put("cycleJvmCpuMicrosPerEvent", jvm);
+			cost.put("cycleDatabaseCpuMicrosPerEvent", databaseCpu);
+			cost.put("cycleBrokerCpuMicrosPerEvent", broker);
+			cost.put("cycleConsumerCpuMicrosPerEvent", consumer);
+			cost.put("cycleCpuMicrosPerEvent",
+					jvm + ((databaseCpu != null) ? databaseCpu : 0) + ((broker != null) ? broker : 0));
+			cost.put("cycleJvmAllocatedBytesPerEvent",
+					(this.jvmAllocatedBytes - start.jvmAllocatedBytes) / (double) events);
+			return cost;
+		}
+
 	}
 
 	/**

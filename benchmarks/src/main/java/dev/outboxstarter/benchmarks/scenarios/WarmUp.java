@@ -39,7 +39,8 @@ final class WarmUp {
 	 */
 	static int untilCompiled(Contender contender, int concurrency, int fixedWarmup) throws Exception {
 		CompilationMXBean compiler = ManagementFactory.getCompilationMXBean();
-		if (compiler == null || !compiler.isCompilationTimeMonitoringSupported()) {
+		if (compiler == null || !compiler.isCompilationTimeMonitoringSupported()
+				|| !Boolean.parseBoolean(System.getProperty(WriteCost.WARMUP_UNTIL_QUIET_PROPERTY, "true"))) {
 			return 0;
 		}
 		int placed = 0;

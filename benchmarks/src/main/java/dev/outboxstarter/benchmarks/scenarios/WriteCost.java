@@ -26,9 +26,23 @@ import dev.outboxstarter.benchmarks.ContenderSettings;
  */
 public final class WriteCost {
 
+	/**
+	 * The system property that, {@code false}, leaves out the warm-up's rounds until the compiler is quiet
+	 * ({@link WarmUp}): the warm-up is then the scenario's fixed one alone.
+	 */
+	public static final String WARMUP_UNTIL_QUIET_PROPERTY = "outbox.bench.warmup-until-quiet";
+
 	private static final ThreadMXBean THREADS = (ThreadMXBean) ManagementFactory.getThreadMXBean();
 
 	private WriteCost() {
+	}
+
+	/**
+	 * The bytes every thread of the JVM has allocated so far.
+	 * @return the bytes
+	 */
+	static long jvmAllocatedBytes() {
+		return THREADS.getTotalThreadAllocatedBytes();
 	}
 
 	static Map<String, Object> run(Contender contender, int transactions, int concurrency, int warmup,
