@@ -20,7 +20,9 @@ import tools.jackson.databind.json.JsonMapper;
  * scenario: {@code write}, {@code drain}, {@code outage}, {@code lost}, {@code latency}, {@code scaleout}, {@code memory},
  * {@code retained} or {@code sustained}; or {@code targets}, the write path's targets: the write cost at 8
  * threads, the burst's latency, the drain after an outage and the retained rows, and a table of the
- * targets), {@code database} ({@code postgresql}, the default, or {@code mariadb}: the local database;
+ * targets, among them the write cost warmed up by count, {@code harness-warmup} (20000) transactions with
+ * {@code -Xms1g -Xmx2g}, for {@code harness-contenders}, and the burst's whole-cycle cost per delivered
+ * event), {@code database} ({@code postgresql}, the default, or {@code mariadb}: the local database;
  * contenders not set up for MariaDB are left out of the default lists, and {@code memory} runs on
  * PostgreSQL only), {@code profile} (a directory for a flight recording of every contender run),
  * {@code async-profiler} (with {@code profile}: the path of async-profiler's {@code libasyncProfiler.so},
