@@ -8,6 +8,7 @@ import dev.outboxstarter.Outbox;
 import dev.outboxstarter.operations.EventQuery;
 import dev.outboxstarter.operations.OutboxMonitoring;
 import dev.outboxstarter.operations.StoredEvent;
+import dev.outboxstarter.testsupport.TwoEmbeddedDataSources;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;

@@ -13,6 +13,7 @@ import dev.outboxstarter.core.OutboxAutoConfiguration;
 import dev.outboxstarter.operations.EventCount;
 import dev.outboxstarter.operations.EventStatus;
 import dev.outboxstarter.testsupport.StarterAutoConfigurations;
+import dev.outboxstarter.testsupport.TwoEmbeddedDataSources;
 import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.Test;
 
