@@ -125,6 +125,14 @@ final class DataSourceOutboxes implements SmartInitializingSingleton, SmartLifec
 		return outboxes().values().stream().map(OtherOutbox::delivery).toList();
 	}
 
+	/**
+	 * What the outboxes of the other data sources share with the primary one's.
+	 * @return the shared parts
+	 */
+	Dependencies dependencies() {
+		return this.dependencies;
+	}
+
 	private void find() {
 		Map<String, DataSource> dataSources = this.beanFactory.getBeansOfType(DataSource.class, false, false);
 		checkConfigured(dataSources);

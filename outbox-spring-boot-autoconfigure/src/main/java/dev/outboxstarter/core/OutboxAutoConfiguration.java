@@ -9,7 +9,9 @@ import javax.sql.DataSource;
 
 import dev.outboxstarter.DeadEvents;
 import dev.outboxstarter.Outbox;
+import dev.outboxstarter.OutboxConfigurationException;
 import dev.outboxstarter.OutboxEventRouter;
+import dev.outboxstarter.OutboxTenants;
 import dev.outboxstarter.core.OutboxProperties.RelayMode;
 import dev.outboxstarter.internal.capture.CaptureBuffers;
 import dev.outboxstarter.internal.capture.CaptureCommitListenerRegistrar;
@@ -58,6 +60,7 @@ import tools.jackson.databind.json.JsonMapper;
 import org.springframework.beans.factory.ListableBeanFactory;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBean;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
@@ -229,6 +232,22 @@ public final class OutboxAutoConfiguration {
 						captureBuffers, schedulers, resourceLoader, backlog.getIfAvailable() != null));
 	}
 
+	/**
+	 * The outboxes of the application's tenants, relayed in turns on a fixed number of threads.
+	 */
+	@Bean
+	@ConditionalOnBean(OutboxTenants.class)
+	TenantOutboxes outboxTenantOutboxes(OutboxTenants tenants, DataSource dataSource, OutboxStore store,
+			OutboxProperties properties, DataSourceOutboxes outboxes, ObjectProvider<FastPathDispatcher> fastPath) {
+		if (properties.getRelay().getMode() != RelayMode.POLLING) {
+			throw new OutboxConfigurationException("The application has an OutboxTenants bean, but outbox.relay.mode"
+					+ "=log: the log relay reads one outbox table per connector, not the tables of tenants",
+					"Set outbox.relay.mode=polling, or remove the OutboxTenants bean and run a connector per tenant");
+		}
+		return new TenantOutboxes(tenants, dataSource, store.vendor(), properties, outboxes.dependencies(),
+				fastPath.getIfAvailable());
+	}
+
 	private static Map<String, OutboxMonitoring> otherMonitorings(DataSourceOutboxes outboxes) {
 		Map<String, OutboxMonitoring> monitorings = new LinkedHashMap<>();
 		outboxes.outboxes().forEach((name, outbox) -> monitorings.put(name, outbox.monitoring()));
@@ -292,11 +311,12 @@ public final class OutboxAutoConfiguration {
 	 */
 	@Bean
 	OutboxTesting outboxTesting(OutboxCapture capture, BatchDelivery delivery,
-			ObjectProvider<DataSourceOutboxes> outboxes) {
+			ObjectProvider<DataSourceOutboxes> outboxes, ObjectProvider<TenantOutboxes> tenants) {
 		return new DefaultOutboxTesting(capture, () -> {
 			List<BatchDelivery> deliveries = new ArrayList<>();
 			deliveries.add(delivery);
 			deliveries.addAll(outboxes.getObject().deliveries());
+			tenants.ifAvailable((tenantOutboxes) -> deliveries.addAll(tenantOutboxes.deliveries()));
 			return deliveries;
 		});
 	}
@@ -319,11 +339,13 @@ public final class OutboxAutoConfiguration {
 
 	@Bean
 	@ConditionalOnMissingBean
-	DeadEvents outboxDeadEvents(StoredEvents storedEvents, ObjectProvider<DataSourceOutboxes> outboxes) {
+	DeadEvents outboxDeadEvents(StoredEvents storedEvents, ObjectProvider<DataSourceOutboxes> outboxes,
+			ObjectProvider<TenantOutboxes> tenants) {
 		return new StoredDeadEvents(() -> {
 			List<StoredEvents> tables = new ArrayList<>();
 			tables.add(storedEvents);
 			outboxes.getObject().tables().forEach((table) -> tables.add(table.storedEvents()));
+			tenants.ifAvailable((tenantOutboxes) -> tables.addAll(tenantOutboxes.tables()));
 			return tables;
 		});
 	}

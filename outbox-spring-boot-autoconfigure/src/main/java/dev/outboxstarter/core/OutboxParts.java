@@ -42,7 +42,11 @@ final class OutboxParts {
 	}
 
 	static OutboxStore store(DataSource dataSource, String table, OutboxProperties properties, JsonMapper json) {
-		DatabaseVendor vendor = DatabaseVendor.of(dataSource);
+		return store(dataSource, DatabaseVendor.of(dataSource), table, properties, json);
+	}
+
+	static OutboxStore store(DataSource dataSource, DatabaseVendor vendor, String table, OutboxProperties properties,
+			JsonMapper json) {
 		return new OutboxStore(dataSource, vendor, statements(vendor, table, properties), json,
 				(properties.getRelay().getMode() == RelayMode.LOG) ? Relaying.FROM_LOG : Relaying.POLLED,
 				ClaimIdleLimit.forPublishTimeout(properties.getPublishTimeout()));

@@ -116,6 +116,8 @@ public class OutboxProperties {
 	 */
 	private final Map<String, DataSourceOutbox> datasources;
 
+	private final Tenants tenants;
+
 	public OutboxProperties(@DefaultValue("true") boolean enabled, @DefaultValue("outbox_event") String tableName,
 			@DefaultValue("1MB") DataSize maxPayloadSize, @DefaultValue(RoutableTransports.KAFKA) String defaultTransport,
 			@DefaultValue("outbox") MessageFormat messageFormat, @DefaultValue("json") String payloadFormat,
@@ -124,7 +126,7 @@ public class OutboxProperties {
 			@DefaultValue("10s") Duration shutdownTimeout, @DefaultValue FastPath fastPath, @DefaultValue Relay relay,
 			@DefaultValue Retry retry, @DefaultValue Schema schema, @DefaultValue Cleanup cleanup,
 			@DefaultValue Backlog backlog, @DefaultValue CloudEvents cloudevents, @Nullable Map<String, Route> routes,
-			@Nullable Map<String, DataSourceOutbox> datasources) {
+			@Nullable Map<String, DataSourceOutbox> datasources, @DefaultValue Tenants tenants) {
 		checkTableName(tableName, "outbox.table-name");
 		check(maxPayloadSize.toBytes() > 0, "outbox.max-payload-size", maxPayloadSize, "it must be positive, e.g. 1MB");
 		check(StringUtils.hasText(defaultTransport), "outbox.default-transport", defaultTransport,
@@ -150,6 +152,7 @@ public class OutboxProperties {
 		this.cloudevents = cloudevents;
 		this.routes = (routes != null) ? Map.copyOf(routes) : Map.of();
 		this.datasources = (datasources != null) ? Map.copyOf(datasources) : Map.of();
+		this.tenants = tenants;
 		this.datasources.forEach((name, outbox) -> {
 			if (outbox.getTableName() != null) {
 				checkTableName(outbox.getTableName(), "outbox.datasources." + name + ".table-name");
@@ -285,6 +288,10 @@ public class OutboxProperties {
 
 	public Map<String, DataSourceOutbox> getDatasources() {
 		return this.datasources;
+	}
+
+	public Tenants getTenants() {
+		return this.tenants;
 	}
 
 	/**
@@ -607,6 +614,41 @@ public class OutboxProperties {
 
 		public Duration getRefreshInterval() {
 			return this.refreshInterval;
+		}
+
+	}
+
+	/**
+	 * The relay of the tenants' outboxes, when the application defines an 'OutboxTenants' bean.
+	 */
+	public static class Tenants {
+
+		/**
+		 * How many tenants' outboxes are relayed at once. Each relay thread holds at most one connection
+		 * at a time, so this bounds the connections the relay holds however many tenants there are.
+		 */
+		private final int relayThreads;
+
+		/**
+		 * How long the relay leaves a tenant alone after its outbox could not be read (its database
+		 * down, its schema unreachable), so that the tenant delays the others by at most one failed
+		 * attempt per relay thread in this time.
+		 */
+		private final Duration failureBackoff;
+
+		public Tenants(@DefaultValue("2") int relayThreads, @DefaultValue("30s") Duration failureBackoff) {
+			checkBetween(relayThreads, 1, 64, "outbox.tenants.relay-threads");
+			checkPositive(failureBackoff, "outbox.tenants.failure-backoff");
+			this.relayThreads = relayThreads;
+			this.failureBackoff = failureBackoff;
+		}
+
+		public int getRelayThreads() {
+			return this.relayThreads;
+		}
+
+		public Duration getFailureBackoff() {
+			return this.failureBackoff;
 		}
 
 	}

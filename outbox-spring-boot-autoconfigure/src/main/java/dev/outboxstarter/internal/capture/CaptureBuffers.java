@@ -28,6 +28,8 @@ public final class CaptureBuffers {
 
 	private final CommitSteps steps;
 
+	private volatile @Nullable TenantTargets tenants;
+
 	/**
 	 * Creates the buffers.
 	 * @param defaultTarget the outbox of the application's primary data source
@@ -48,6 +50,15 @@ public final class CaptureBuffers {
 	 */
 	public void add(CaptureTarget target) {
 		this.targets.add(target);
+	}
+
+	/**
+	 * Sends the events of the primary data source's transactions to the outbox of their tenant from
+	 * now on, when one is current.
+	 * @param tenants the tenants' outboxes
+	 */
+	public void useTenants(TenantTargets tenants) {
+		this.tenants = tenants;
 	}
 
 	/**
@@ -114,7 +125,7 @@ public final class CaptureBuffers {
 			Object connection = TransactionSynchronizationManager.getResource(candidate.dataSource());
 			if (connection != null) {
 				if (inTransaction(connection, routes)) {
-					return candidate;
+					return tenantOf(candidate);
 				}
 				autoCommitted = (autoCommitted != null) ? autoCommitted : candidate;
 			}
@@ -128,6 +139,19 @@ public final class CaptureBuffers {
 				+ "connection to the outbox DataSource '" + autoCommitted.name() + "' is in auto-commit. "
 				+ this.transactionManagers.explainOtherTransaction(autoCommitted.dataSource(),
 						TransactionSynchronizationManager.getCurrentTransactionName()));
+	}
+
+	/**
+	 * The outbox of the current tenant for a transaction of the primary data source, which the tenants
+	 * share (through their schemas, or a routing data source).
+	 */
+	private CaptureTarget tenantOf(CaptureTarget target) {
+		TenantTargets tenants = this.tenants;
+		if (tenants == null || target != this.targets.get(0)) {
+			return target;
+		}
+		CaptureTarget tenant = tenants.current();
+		return (tenant != null) ? tenant : target;
 	}
 
 	private String describeDataSources() {

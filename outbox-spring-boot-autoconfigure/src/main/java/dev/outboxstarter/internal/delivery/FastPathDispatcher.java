@@ -2,7 +2,9 @@ package dev.outboxstarter.internal.delivery;
 
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CountDownLatch;
@@ -93,6 +95,16 @@ public class FastPathDispatcher implements CommittedEventsListener, SmartLifecyc
 
 	@Override
 	public void committed(List<CapturedEvent> events) {
+		committed(this.delivery, events);
+	}
+
+	/**
+	 * Queues committed events of another outbox table than this dispatcher's own, such as a tenant's,
+	 * for its workers to publish through that table's delivery.
+	 * @param delivery publishes the events' rows
+	 * @param events the committed events
+	 */
+	public void committed(BatchDelivery delivery, List<CapturedEvent> events) {
 		if (!this.running) {
 			return;
 		}
@@ -103,7 +115,7 @@ public class FastPathDispatcher implements CommittedEventsListener, SmartLifecyc
 			}
 			int chars = event.payload().length();
 			if (this.queuedPayloadChars.addAndGet(chars) > MAX_QUEUED_PAYLOAD_CHARS
-					|| !laneOf(event).queue.offer(event)) {
+					|| !laneOf(event).queue.offer(new Queued(delivery, event))) {
 				this.queuedPayloadChars.addAndGet(-chars);
 				this.overflow.incrementAndGet();
 			}
@@ -174,12 +186,19 @@ public class FastPathDispatcher implements CommittedEventsListener, SmartLifecyc
 	}
 
 	/**
+	 * A committed event and the delivery of the table its row is in.
+	 */
+	private record Queued(BatchDelivery delivery, CapturedEvent event) {
+
+	}
+
+	/**
 	 * A queue and the worker that publishes what it holds.
 	 */
 	private final class Lane {
 
 		/** Whole events, not ids: the claim then only locks their rows and reads neither payload nor headers. */
-		private final BlockingQueue<CapturedEvent> queue;
+		private final BlockingQueue<Queued> queue;
 
 		private volatile CountDownLatch stopped = new CountDownLatch(0);
 
@@ -201,22 +220,21 @@ public class FastPathDispatcher implements CommittedEventsListener, SmartLifecyc
 		}
 
 		private void run() {
-			List<CapturedEvent> batch = new ArrayList<>(FastPathDispatcher.this.batchSize);
+			List<Queued> batch = new ArrayList<>(FastPathDispatcher.this.batchSize);
 			while (FastPathDispatcher.this.running) {
 				try {
-					CapturedEvent first = this.queue.poll(POLL_MILLIS, TimeUnit.MILLISECONDS);
+					Queued first = this.queue.poll(POLL_MILLIS, TimeUnit.MILLISECONDS);
 					if (first == null) {
 						continue;
 					}
 					batch.add(first);
 					this.queue.drainTo(batch, FastPathDispatcher.this.batchSize - 1);
 					long chars = 0;
-					for (CapturedEvent event : batch) {
-						chars += event.payload().length();
+					for (Queued queued : batch) {
+						chars += queued.event().payload().length();
 					}
 					FastPathDispatcher.this.queuedPayloadChars.addAndGet(-chars);
-					List<CapturedEvent> events = List.copyOf(batch);
-					FastPathDispatcher.this.delivery.deliver(PublishPath.FAST, (store) -> store.claimCaptured(events));
+					deliver(batch);
 				}
 				catch (InterruptedException ex) {
 					Thread.currentThread().interrupt();
@@ -230,6 +248,38 @@ public class FastPathDispatcher implements CommittedEventsListener, SmartLifecyc
 					batch.clear();
 				}
 			}
+		}
+
+		/**
+		 * Publishes a batch through the delivery of each table its events belong to, in queue order per
+		 * table: nearly always a single one.
+		 */
+		private void deliver(List<Queued> batch) {
+			BatchDelivery delivery = batch.get(0).delivery();
+			List<CapturedEvent> events = new ArrayList<>(batch.size());
+			for (Queued queued : batch) {
+				if (queued.delivery() != delivery) {
+					deliverByTable(batch);
+					return;
+				}
+				events.add(queued.event());
+			}
+			delivery.deliver(PublishPath.FAST, (store) -> store.claimCaptured(events));
+		}
+
+		private void deliverByTable(List<Queued> batch) {
+			Map<BatchDelivery, List<CapturedEvent>> byTable = new LinkedHashMap<>();
+			for (Queued queued : batch) {
+				byTable.computeIfAbsent(queued.delivery(), (table) -> new ArrayList<>()).add(queued.event());
+			}
+			byTable.forEach((delivery, events) -> {
+				try {
+					delivery.deliver(PublishPath.FAST, (store) -> store.claimCaptured(events));
+				}
+				catch (RuntimeException ex) {
+					logger.warn("Fast path could not publish " + events.size() + " outbox events; the relay will", ex);
+				}
+			});
 		}
 
 	}

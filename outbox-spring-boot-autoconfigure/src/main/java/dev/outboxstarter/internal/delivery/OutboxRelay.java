@@ -2,18 +2,11 @@ package dev.outboxstarter.internal.delivery;
 
 import java.time.Duration;
 import java.time.Instant;
-import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.ReentrantLock;
-import java.util.function.Function;
 import java.util.function.Supplier;
 
-import dev.outboxstarter.internal.store.ClaimedBatch;
-import dev.outboxstarter.internal.store.ClaimedEvent;
-import dev.outboxstarter.internal.store.OutboxStore;
 import dev.outboxstarter.internal.store.RelayHandOff;
-import dev.outboxstarter.spi.DeliveryResult;
-import dev.outboxstarter.spi.PublishPath;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
@@ -73,36 +66,17 @@ public class OutboxRelay implements SmartLifecycle {
 	}
 
 	/**
-	 * Publishes due rows in batches, each claiming after the last row of the one before, until a batch
-	 * comes back short or publishes nothing. A short batch that did not start from the beginning is
-	 * followed by one that does: rows the drain passed over may be due by then (backed off until the
-	 * drain's first acknowledgement resumed them, or locked by the fast path a moment ago), and would
-	 * otherwise wait a poll interval after everything behind them was published.
-	 * <p>
-	 * A full batch that published nothing and had nothing fail was held back (an earlier row of each of
-	 * its keys is locked by another claim) or postponed: the drain goes on after it, since ending there
-	 * would leave every row behind it, of every other key, to wait until that other claim ends, poll
-	 * after poll claiming the same held-back rows from the start.
+	 * Publishes due rows in batches until none are left (see {@link Drain}).
 	 * @return rows published
 	 */
 	public int drain() {
-		int published = 0;
-		ResumingClaim claim = new ResumingClaim();
-		while (this.running) {
-			boolean fromStart = claim.isAtStart();
-			DeliveryResult result = this.delivery.deliver(PublishPath.RELAY, claim);
-			published += result.published();
+		Drain drain = new Drain(this.delivery, this.batchSize);
+		boolean more = true;
+		while (more && this.running) {
+			more = drain.next();
 			this.lastRun = Instant.now();
-			boolean full = result.claimed() == this.batchSize;
-			boolean passedOver = full && result.published() == 0 && result.failed() == 0;
-			if ((result.published() == 0 && !passedOver) || (!full && fromStart)) {
-				break;
-			}
-			if (!full) {
-				claim.restart();
-			}
 		}
-		return published;
+		return drain.published();
 	}
 
 	/**
@@ -208,36 +182,6 @@ public class OutboxRelay implements SmartLifecycle {
 
 		private Duration since(long now) {
 			return Duration.ofMillis(TimeUnit.NANOSECONDS.toMillis(now - this.since));
-		}
-
-	}
-
-	/**
-	 * Claims due rows after the last row it claimed. The rows before it were just published, or failed,
-	 * or were passed over, and the next poll starts from the beginning again; a claim from the start
-	 * would walk the index entries the published rows leave behind until vacuum, and so slow down with
-	 * every batch of a large backlog.
-	 */
-	private final class ResumingClaim implements Function<OutboxStore, ClaimedBatch> {
-
-		private long afterSeq;
-
-		@Override
-		public ClaimedBatch apply(OutboxStore store) {
-			ClaimedBatch batch = store.claimDue(OutboxRelay.this.batchSize, this.afterSeq);
-			List<ClaimedEvent> claimed = batch.events();
-			if (!claimed.isEmpty()) {
-				this.afterSeq = claimed.get(claimed.size() - 1).seq();
-			}
-			return batch;
-		}
-
-		boolean isAtStart() {
-			return this.afterSeq == 0;
-		}
-
-		void restart() {
-			this.afterSeq = 0;
 		}
 
 	}

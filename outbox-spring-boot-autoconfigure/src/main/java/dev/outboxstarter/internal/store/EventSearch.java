@@ -63,7 +63,7 @@ public class EventSearch {
 	 * @param json reads the headers column
 	 */
 	public EventSearch(DataSource dataSource, DatabaseVendor vendor, String table, JsonMapper json) {
-		TableName.check(table);
+		TableName.checkQualified(table);
 		this.jdbc = new NamedParameterJdbcTemplate(dataSource);
 		this.vendor = vendor;
 		this.json = json;

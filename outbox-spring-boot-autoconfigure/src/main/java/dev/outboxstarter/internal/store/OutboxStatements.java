@@ -49,14 +49,14 @@ public record OutboxStatements(String insert, String limitClaimIdle, String rese
 	/**
 	 * Loads the statements of a vendor for a table.
 	 * @param vendor the database vendor
-	 * @param table the outbox table name, a plain SQL identifier
+	 * @param table the outbox table name, a plain SQL identifier, qualified by its schema or not
 	 * @param keyOrdering which earlier rows of a row's key hold it back from claims
 	 * @param publishedRows what {@link #markPublished()} does with the rows
 	 * @return the statements
 	 */
 	public static OutboxStatements load(DatabaseVendor vendor, String table, KeyOrdering keyOrdering,
 			PublishedRows publishedRows) {
-		TableName.check(table);
+		TableName.checkQualified(table);
 		Properties sql = vendor.statements();
 		boolean perKeyOrdering = keyOrdering != KeyOrdering.NONE;
 		boolean deadBlocks = keyOrdering == KeyOrdering.PER_KEY_DEAD_BLOCKS;
@@ -89,7 +89,7 @@ public record OutboxStatements(String insert, String limitClaimIdle, String rese
 	 * @param name the statement's name
 	 * @param table the outbox table name
 	 * @param clauses the statement's own clauses by placeholder, besides {@code {columns}},
-	 * {@code {details}} and {@code {table}}
+	 * {@code {details}}, {@code {table}} and {@code {table-name}} (the table without its schema)
 	 * @return the statement
 	 */
 	static String expand(Properties sql, String name, String table, Map<String, String> clauses) {
@@ -100,7 +100,7 @@ public record OutboxStatements(String insert, String limitClaimIdle, String rese
 		for (Map.Entry<String, String> clause : clauses.entrySet()) {
 			statement = statement.replace(clause.getKey(), clause.getValue());
 		}
-		return statement.replace("{table}", table);
+		return statement.replace("{table-name}", TableName.unqualified(table)).replace("{table}", table);
 	}
 
 	/**
