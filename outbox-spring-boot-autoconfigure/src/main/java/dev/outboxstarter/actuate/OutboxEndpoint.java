@@ -18,6 +18,7 @@ import dev.outboxstarter.operations.OutboxAdministration;
 import dev.outboxstarter.operations.OutboxMonitoring;
 import dev.outboxstarter.operations.PausedDestination;
 import dev.outboxstarter.operations.StoredEvent;
+import dev.outboxstarter.operations.TenantsReading;
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
@@ -88,24 +89,41 @@ public class OutboxEndpoint {
 	/**
 	 * Counts the events by status and transport.
 	 * @param outbox the outbox to read, by name, or {@code null} for the primary data source's
+	 * @param tenant the tenant whose outbox's backlog to read instead, or {@code null}
 	 * @return the summary
 	 */
 	@ReadOperation
-	public Summary summary(@Nullable String outbox) {
+	public Summary summary(@Nullable String outbox, @Nullable String tenant) {
 		OutboxMonitoring monitoring = outbox(outbox);
 		Map<EventStatus, Map<String, Long>> byStatus = new TreeMap<>();
-		for (EventCount count : monitoring.countByStatus()) {
-			byStatus.computeIfAbsent(count.status(), (status) -> new TreeMap<>()).put(count.transport(), count.events());
+		BacklogReading backlog;
+		if (tenant != null) {
+			backlog = tenantBacklog(tenant);
 		}
-		BacklogReading backlog = monitoring.readBacklog();
+		else {
+			for (EventCount count : monitoring.countByStatus()) {
+				byStatus.computeIfAbsent(count.status(), (status) -> new TreeMap<>())
+					.put(count.transport(), count.events());
+			}
+			backlog = monitoring.readBacklog();
+		}
 		List<String> outboxes = new ArrayList<>();
 		if (!this.monitoring.otherOutboxes().isEmpty()) {
 			outboxes.add(this.monitoring.name());
 			outboxes.addAll(this.monitoring.otherOutboxes().keySet());
 		}
-		return new Summary(monitoring.name(), outboxes, backlog.pending(), backlog.scheduled(), backlog.dead(),
+		return new Summary(monitoring.name(), tenant, outboxes, backlog.pending(), backlog.scheduled(), backlog.dead(),
 				backlog.oldestPendingCreatedAt(), backlog.oldestPendingAge().toMillis() / 1000.0, byStatus,
-				monitoring.unavailableTransports(), monitoring.pausedDestinations());
+				monitoring.unavailableTransports(), monitoring.pausedDestinations(), this.monitoring.tenants());
+	}
+
+	private BacklogReading tenantBacklog(String tenant) {
+		try {
+			return this.monitoring.readTenantBacklog(tenant);
+		}
+		catch (IllegalArgumentException ex) {
+			throw new InvalidEndpointRequestException(ex.getMessage(), "Unknown tenant");
+		}
 	}
 
 	private OutboxMonitoring outbox(@Nullable String name) {
@@ -200,6 +218,8 @@ public class OutboxEndpoint {
 	 * What the outbox table holds, and what this instance cannot publish to for now.
 	 *
 	 * @param outbox the outbox read, by name
+	 * @param tenant the tenant whose outbox's backlog was read, if one was asked for: its events are then
+	 * not counted by status
 	 * @param outboxes every outbox's name when the application has several, else empty
 	 * @param pending pending events that are due
 	 * @param scheduled delayed events whose time has not come yet (pending, but not backlog)
@@ -212,10 +232,12 @@ public class OutboxEndpoint {
 	 * since
 	 * @param pausedDestinations destinations this instance pauses, unavailable while the rest of their
 	 * transport took messages
+	 * @param tenants how the relay of the tenants' outboxes fares, when the application has tenants
 	 */
-	public record Summary(String outbox, List<String> outboxes, long pending, long scheduled, long dead, @Nullable Instant oldestPendingCreatedAt,
+	public record Summary(String outbox, @Nullable String tenant, List<String> outboxes, long pending, long scheduled, long dead, @Nullable Instant oldestPendingCreatedAt,
 			double oldestPendingAgeSeconds, Map<EventStatus, Map<String, Long>> events,
-			Set<String> unavailableTransports, List<PausedDestination> pausedDestinations) {
+			Set<String> unavailableTransports, List<PausedDestination> pausedDestinations,
+			@Nullable TenantsReading tenants) {
 	}
 
 	/**

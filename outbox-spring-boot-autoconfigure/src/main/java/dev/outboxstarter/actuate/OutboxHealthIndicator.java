@@ -12,6 +12,7 @@ import dev.outboxstarter.operations.BacklogReading;
 import dev.outboxstarter.operations.BacklogSnapshot;
 import dev.outboxstarter.operations.OutboxMonitoring;
 import dev.outboxstarter.operations.PausedDestination;
+import dev.outboxstarter.operations.TenantsReading;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.boot.health.contributor.AbstractHealthIndicator;
@@ -25,7 +26,9 @@ import org.springframework.boot.health.contributor.Status;
  * cannot be read. Transports this instance found unavailable and destinations it paused are shown as
  * details; their events wait, and the oldest pending event's age says how long. The outboxes of the
  * application's other data sources are checked alike, each under {@code otherOutboxes}, and any of
- * them with a problem makes the outbox {@code DOWN}.
+ * them with a problem makes the outbox {@code DOWN}. The tenants' outboxes are shown under
+ * {@code tenants}, with those the relay cannot reach: one tenant's database or schema does not make
+ * the application's outbox {@code DOWN}, since every other tenant's events still go out.
  */
 class OutboxHealthIndicator extends AbstractHealthIndicator {
 
@@ -67,6 +70,14 @@ class OutboxHealthIndicator extends AbstractHealthIndicator {
 		});
 		if (!others.isEmpty()) {
 			builder.withDetail("otherOutboxes", others);
+		}
+		TenantsReading tenants = this.monitoring.tenants();
+		if (tenants != null) {
+			Map<String, Object> details = new LinkedHashMap<>();
+			details.put("count", tenants.tenants());
+			details.put("lastRound", String.valueOf(tenants.lastRound()));
+			details.put("failing", tenants.failing());
+			builder.withDetail("tenants", details);
 		}
 		if (problems.isEmpty()) {
 			builder.up();

@@ -209,7 +209,7 @@ final class DataSourceOutboxes implements SmartInitializingSingleton, SmartLifec
 		EventSearch search = new EventSearch(dataSource, store.vendor(), table, shared.json());
 		OutboxMonitoring monitoring = new DefaultOutboxMonitoring(name, this.properties.getRelay().getMode().value(),
 				storedEvents, search, shared.transports(), shared.outages(), () -> relay, () -> fastPath,
-				() -> backlogMonitor, Map::of);
+				() -> backlogMonitor, Map::of, () -> null);
 		AdministeredTable administered = new AdministeredTable(storedEvents, search, store,
 				OutboxTransactions.readCommitted(dataSource));
 		this.outboxes.put(name, new OtherOutbox(name, table, administered, delivery, monitoring));

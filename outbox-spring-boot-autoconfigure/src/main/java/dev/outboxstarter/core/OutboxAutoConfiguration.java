@@ -281,11 +281,11 @@ public final class OutboxAutoConfiguration {
 	@Bean
 	OutboxMonitoring outboxMonitoring(OutboxProperties properties, StoredEvents storedEvents, EventSearch search,
 			OutboxTransports transports, Outages outages, ObjectProvider<OutboxRelay> relay, ObjectProvider<FastPathDispatcher> fastPath,
-			ObjectProvider<BacklogMonitor> backlog, ObjectProvider<DataSourceOutboxes> outboxes, DataSource dataSource,
-			ListableBeanFactory beanFactory) {
+			ObjectProvider<BacklogMonitor> backlog, ObjectProvider<DataSourceOutboxes> outboxes,
+			ObjectProvider<TenantOutboxes> tenants, DataSource dataSource, ListableBeanFactory beanFactory) {
 		return new DefaultOutboxMonitoring(primaryName(beanFactory, dataSource), properties.getRelay().getMode().value(),
 				storedEvents, search, transports, outages, relay::getIfAvailable, fastPath::getIfAvailable,
-				backlog::getIfAvailable, () -> otherMonitorings(outboxes.getObject()));
+				backlog::getIfAvailable, () -> otherMonitorings(outboxes.getObject()), tenants::getIfAvailable);
 	}
 
 	/**

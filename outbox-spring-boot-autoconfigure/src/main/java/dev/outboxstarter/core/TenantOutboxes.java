@@ -22,10 +22,13 @@ import dev.outboxstarter.internal.delivery.TenantRelay;
 import dev.outboxstarter.internal.housekeeping.OutboxCleanup;
 import dev.outboxstarter.internal.jdbc.DatabaseVendor;
 import dev.outboxstarter.internal.jdbc.TableName;
+import dev.outboxstarter.internal.operations.TenantOutboxesView;
 import dev.outboxstarter.internal.schema.SchemaScope;
 import dev.outboxstarter.internal.store.OutboxStore;
 import dev.outboxstarter.internal.store.RelayHandOff;
 import dev.outboxstarter.internal.store.StoredEvents;
+import dev.outboxstarter.operations.BacklogReading;
+import dev.outboxstarter.operations.TenantsReading;
 import dev.outboxstarter.spi.CommittedEventsListener;
 import org.jspecify.annotations.Nullable;
 
@@ -39,7 +42,8 @@ import org.springframework.context.SmartLifecycle;
  * outbox's fast path publishes them, and one {@link TenantRelay} relays every tenant's table on a fixed
  * number of threads, cleaning it up between its batches.
  */
-final class TenantOutboxes implements TenantTargets, RelayedTenants, SmartInitializingSingleton, SmartLifecycle {
+final class TenantOutboxes
+		implements TenantTargets, RelayedTenants, TenantOutboxesView, SmartInitializingSingleton, SmartLifecycle {
 
 	private final OutboxTenants tenants;
 
@@ -117,6 +121,24 @@ final class TenantOutboxes implements TenantTargets, RelayedTenants, SmartInitia
 	@Override
 	public void tidy(String tenant) {
 		tenant(tenant, false).tidy();
+	}
+
+	@Override
+	public TenantsReading reading() {
+		return new TenantsReading(this.relay.tenantCount(), this.relay.failingTenants(),
+				this.relay.isRunning() ? this.relay.lastRound() : null);
+	}
+
+	@Override
+	public BacklogReading readBacklog(String tenant) {
+		if (!this.ready.containsKey(tenant) && !this.listed.containsKey(tenant)) {
+			tenants();
+			if (!this.listed.containsKey(tenant)) {
+				throw new IllegalArgumentException("No tenant '" + tenant + "' among the " + this.listed.size()
+						+ " tenants of the OutboxTenants bean");
+			}
+		}
+		return tenant(tenant, false).storedEvents().readBacklog();
 	}
 
 	/**

@@ -11,6 +11,7 @@ import java.util.concurrent.TimeUnit;
 
 import dev.outboxstarter.operations.BacklogSnapshot;
 import dev.outboxstarter.operations.OutboxMonitoring;
+import dev.outboxstarter.operations.TenantsReading;
 import dev.outboxstarter.spi.CapturedEvent;
 import dev.outboxstarter.spi.CommittedEventsListener;
 import dev.outboxstarter.spi.DeliveryResult;
@@ -79,6 +80,27 @@ class OutboxMetrics implements CommittedEventsListener, OutboxDeliveryListener, 
 		registerBacklogGauges(this.registry, this.monitoring,
 				others.isEmpty() ? Tags.empty() : Tags.of(OUTBOX, this.monitoring.name()));
 		others.values().forEach((outbox) -> registerBacklogGauges(this.registry, outbox, Tags.of(OUTBOX, outbox.name())));
+		if (this.monitoring.tenants() != null) {
+			registerTenantGauges(this.registry, this.monitoring);
+		}
+	}
+
+	/**
+	 * Two gauges for any number of tenants, not a series per tenant: the health details and the endpoint
+	 * name the failing ones.
+	 */
+	private static void registerTenantGauges(MeterRegistry registry, OutboxMonitoring monitoring) {
+		Gauge.builder("outbox.tenants", monitoring, (view) -> tenantsOf(view).tenants())
+			.description("Tenants whose outboxes the relay was given at its last round")
+			.register(registry);
+		Gauge.builder("outbox.tenants.failing", monitoring, (view) -> tenantsOf(view).failing().size())
+			.description("Tenants whose outbox the relay could not reach at their last attempt")
+			.register(registry);
+	}
+
+	private static TenantsReading tenantsOf(OutboxMonitoring monitoring) {
+		TenantsReading reading = monitoring.tenants();
+		return (reading != null) ? reading : new TenantsReading(0, Map.of(), null);
 	}
 
 	@Override

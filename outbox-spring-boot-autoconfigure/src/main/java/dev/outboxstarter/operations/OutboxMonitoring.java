@@ -32,6 +32,20 @@ public interface OutboxMonitoring {
 	Map<String, OutboxMonitoring> otherOutboxes();
 
 	/**
+	 * The tenants' outboxes, when the application has an {@code OutboxTenants} bean.
+	 * @return how their relay fares, or {@code null} without tenants
+	 */
+	@Nullable TenantsReading tenants();
+
+	/**
+	 * Reads the backlog of one tenant's outbox, from its table.
+	 * @param tenant the tenant's id
+	 * @return the reading
+	 * @throws IllegalArgumentException if the application has no such tenant
+	 */
+	BacklogReading readTenantBacklog(String tenant);
+
+	/**
 	 * Who publishes the captured events.
 	 * @return {@code polling} (the fast path and the polling relay) or {@code log} (Debezium)
 	 */

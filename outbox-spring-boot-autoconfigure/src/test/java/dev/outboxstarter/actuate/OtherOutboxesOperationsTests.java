@@ -76,18 +76,18 @@ class OtherOutboxesOperationsTests {
 		this.runner.run((context) -> {
 			publishIn(context, "billingTransactionManager", "billing event");
 			OutboxEndpoint endpoint = context.getBean(OutboxEndpoint.class);
-			Summary primary = endpoint.summary(null);
+			Summary primary = endpoint.summary(null, null);
 			assertThat(primary.outbox()).isEqualTo("dataSource");
 			assertThat(primary.outboxes()).containsExactly("dataSource", "billingDataSource");
 			assertThat(primary.pending()).isZero();
-			Summary billing = endpoint.summary("billingDataSource");
+			Summary billing = endpoint.summary("billingDataSource", null);
 			assertThat(billing.outbox()).isEqualTo("billingDataSource");
 			assertThat(billing.pending()).isOne();
 			assertThat(endpoint.events("pending", null, null, "billingDataSource", SecurityContext.NONE).events())
 				.singleElement()
 				.satisfies((event) -> assertThat(event.eventType()).isEqualTo("String"));
 			assertThatExceptionOfType(InvalidEndpointRequestException.class)
-				.isThrownBy(() -> endpoint.summary("invoices"))
+				.isThrownBy(() -> endpoint.summary("invoices", null))
 				.withMessageContaining("'invoices' is not an outbox: use one of [dataSource, billingDataSource]");
 		});
 	}

@@ -130,7 +130,7 @@ class MissingKafkaTopicIntegrationTests {
 		// The operator sees which destination is paused. (Whether the transport also shows as unavailable
 		// depends on timing: a probe of the missing topic while nothing else is sent looks like an outage.)
 		assertThat(this.meters.get("outbox.destinations.paused").gauge().value()).isEqualTo(1);
-		assertThat(this.endpoint.summary(null).pausedDestinations()).singleElement().satisfies((paused) -> {
+		assertThat(this.endpoint.summary(null, null).pausedDestinations()).singleElement().satisfies((paused) -> {
 			assertThat(paused.transport()).isEqualTo("kafka");
 			assertThat(paused.destination()).isEqualTo(MISSING_TOPIC);
 			assertThat(paused.pauses()).isPositive();
@@ -166,7 +166,7 @@ class MissingKafkaTopicIntegrationTests {
 		}
 		await().atMost(Duration.ofSeconds(5)).pollInterval(Duration.ofMillis(50)).untilAsserted(() -> {
 			assertThat(this.meters.get("outbox.destinations.paused").gauge().value()).isZero();
-			assertThat(this.endpoint.summary(null).pausedDestinations()).isEmpty();
+			assertThat(this.endpoint.summary(null, null).pausedDestinations()).isEmpty();
 			assertThat(this.outboxHealthIndicator.health(true).getDetails()).doesNotContainKey("pausedDestinations");
 		});
 

@@ -96,11 +96,11 @@ public class TenantRelay implements SmartLifecycle {
 		this.rounds.lock();
 		try {
 			Queue<Turn> turns = turns();
-			int helpers = Math.min(this.threads, turns.size()) - 1;
-			CountDownLatch helped = new CountDownLatch(Math.max(helpers, 0));
-			AtomicInteger published = new AtomicInteger();
 			SimpleAsyncTaskScheduler scheduler = this.scheduler;
-			for (int i = 0; i < helpers && scheduler != null; i++) {
+			int helpers = (scheduler != null) ? Math.max(Math.min(this.threads, turns.size()) - 1, 0) : 0;
+			CountDownLatch helped = new CountDownLatch(helpers);
+			AtomicInteger published = new AtomicInteger();
+			for (int i = 0; i < helpers; i++) {
 				scheduler.execute(() -> {
 					try {
 						take(turns, published);

@@ -24,6 +24,7 @@ import dev.outboxstarter.operations.EventStatus;
 import dev.outboxstarter.operations.OutboxMonitoring;
 import dev.outboxstarter.operations.PausedDestination;
 import dev.outboxstarter.operations.StoredEvent;
+import dev.outboxstarter.operations.TenantsReading;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.util.function.SingletonSupplier;
@@ -55,6 +56,8 @@ public final class DefaultOutboxMonitoring implements OutboxMonitoring {
 
 	private final Supplier<Map<String, OutboxMonitoring>> otherOutboxes;
 
+	private final Supplier<Optional<TenantOutboxesView>> tenants;
+
 	/**
 	 * Creates the view of the engine's parts.
 	 * @param name the outbox's name
@@ -67,11 +70,12 @@ public final class DefaultOutboxMonitoring implements OutboxMonitoring {
 	 * @param fastPath the fast path, if this instance runs it
 	 * @param backlog the backlog monitor, if one runs
 	 * @param otherOutboxes the views of the other data sources' outboxes
+	 * @param tenants the tenants' outboxes, if the application has tenants
 	 */
 	public DefaultOutboxMonitoring(String name, String relayMode, StoredEvents storedEvents, EventSearch search,
 			OutboxTransports transports, Outages outages, Supplier<@Nullable OutboxRelay> relay,
 			Supplier<@Nullable FastPathDispatcher> fastPath, Supplier<@Nullable BacklogMonitor> backlog,
-			Supplier<Map<String, OutboxMonitoring>> otherOutboxes) {
+			Supplier<Map<String, OutboxMonitoring>> otherOutboxes, Supplier<@Nullable TenantOutboxesView> tenants) {
 		this.name = name;
 		this.relayMode = relayMode;
 		this.storedEvents = storedEvents;
@@ -82,6 +86,7 @@ public final class DefaultOutboxMonitoring implements OutboxMonitoring {
 		this.fastPath = SingletonSupplier.of(() -> Optional.ofNullable(fastPath.get()));
 		this.backlog = SingletonSupplier.of(() -> Optional.ofNullable(backlog.get()));
 		this.otherOutboxes = otherOutboxes;
+		this.tenants = SingletonSupplier.of(() -> Optional.ofNullable(tenants.get()));
 	}
 
 	@Override
@@ -92,6 +97,18 @@ public final class DefaultOutboxMonitoring implements OutboxMonitoring {
 	@Override
 	public Map<String, OutboxMonitoring> otherOutboxes() {
 		return this.otherOutboxes.get();
+	}
+
+	@Override
+	public @Nullable TenantsReading tenants() {
+		return this.tenants.get().map(TenantOutboxesView::reading).orElse(null);
+	}
+
+	@Override
+	public BacklogReading readTenantBacklog(String tenant) {
+		return this.tenants.get()
+			.orElseThrow(() -> new IllegalArgumentException("The application has no tenants (no OutboxTenants bean)"))
+			.readBacklog(tenant);
 	}
 
 	@Override
