@@ -13,7 +13,7 @@ public enum BenchmarkDatabase {
 	POSTGRESQL("jdbc:postgresql://127.0.0.1:5432/test", "postgres") {
 
 		@Override
-		List<String> createSchema(String schema) {
+		public List<String> createSchema(String schema) {
 			return List.of("DROP SCHEMA IF EXISTS " + schema + " CASCADE", "CREATE SCHEMA " + schema,
 					"CREATE TABLE " + schema + ".bench_order (id BIGSERIAL PRIMARY KEY, "
 							+ "order_key VARCHAR(64) NOT NULL, created_at TIMESTAMPTZ NOT NULL DEFAULT now())");
@@ -35,7 +35,7 @@ public enum BenchmarkDatabase {
 	MARIADB("jdbc:mariadb://127.0.0.1:3306/test", "root") {
 
 		@Override
-		List<String> createSchema(String schema) {
+		public List<String> createSchema(String schema) {
 			return List.of("DROP DATABASE IF EXISTS " + schema, "CREATE DATABASE " + schema,
 					"CREATE TABLE " + schema + ".bench_order (id BIGINT AUTO_INCREMENT PRIMARY KEY, "
 							+ "order_key VARCHAR(64) NOT NULL, created_at TIMESTAMP(6) NOT NULL DEFAULT CURRENT_TIMESTAMP(6))");
@@ -96,7 +96,7 @@ public enum BenchmarkDatabase {
 	}
 
 	/** Statements that drop and create a contender's schema, with its business table. */
-	abstract List<String> createSchema(String schema);
+	public abstract List<String> createSchema(String schema);
 
 	/** The URL of {@code jdbcUrl}'s server with {@code schema} as the connections' schema. */
 	abstract String schemaUrl(String jdbcUrl, String schema);

@@ -18,7 +18,7 @@ import tools.jackson.databind.json.JsonMapper;
  * <ul>
  * <li>{@code rounds} (3; {@code <scenario>-rounds}, e.g. {@code drain-rounds}, for one scenario), {@code heap} (1g, the contender JVMs' maximum heap), {@code only} (one
  * scenario: {@code write}, {@code drain}, {@code outage}, {@code lost}, {@code latency}, {@code scaleout}, {@code memory},
- * {@code retained} or {@code sustained}; or {@code targets}, the write path's targets: the write cost at 8
+ * {@code retained}, {@code tenants} or {@code sustained}; or {@code targets}, the write path's targets: the write cost at 8
  * threads, the burst's latency, the drain after an outage and the retained rows, and a table of the
  * targets, among them the write cost warmed up by count, {@code harness-warmup} (20000) transactions with
  * {@code -Xms1g -Xmx2g}, for {@code harness-contenders}, and the burst's whole-cycle cost per delivered
@@ -49,6 +49,9 @@ import tools.jackson.databind.json.JsonMapper;
  * <li>retained rows: {@code retained-rows} (10000000) published rows inserted into the starter's table
  * before its write cost ({@code transactions}, {@code warmup}) and its drain after an outage
  * ({@code outage-events}), against the same with an empty table;</li>
+ * <li>tenants: the drain ({@code drain-events}) and the burst's latency and whole-cycle cost of the
+ * starter with its events spread over 1, 10 and 100 tenants, a schema each, against the starter without
+ * tenants ({@code tenants-contenders});</li>
  * <li>sustained rate: steps of 500 events/s up to {@code sustained-max-rate} (6000), each held for
  * {@code sustained-step-seconds} (60), {@code sustained-contenders}.</li>
  * </ul>
@@ -133,6 +136,9 @@ public final class BenchmarkSuite {
 		}
 		if (only == null || only.equals("retained")) {
 			this.scenarios.retained(this.options.number("retained-rounds", rounds));
+		}
+		if (only == null || only.equals("tenants")) {
+			this.scenarios.tenants(this.options.number("tenants-rounds", rounds));
 		}
 		if (only == null || only.equals("sustained")) {
 			this.scenarios.sustained(this.options.number("sustained-rounds", rounds));

@@ -11,6 +11,7 @@ import dev.outboxstarter.benchmarks.contenders.namastack.NamastackContender;
 import dev.outboxstarter.benchmarks.contenders.naive.NaiveDualWriteContender;
 import dev.outboxstarter.benchmarks.contenders.raw.RawReferenceContender;
 import dev.outboxstarter.benchmarks.contenders.starter.StarterContender;
+import dev.outboxstarter.benchmarks.contenders.startertenants.StarterTenantsContender;
 import dev.outboxstarter.benchmarks.contenders.starteravro.StarterAvroContender;
 
 /**
@@ -30,6 +31,12 @@ public enum Contenders {
 
 	STARTER_CAPTURE_ONLY("starter (capture only: fast path and relay off)",
 			() -> new StarterContender(Map.of("outbox.fast-path.enabled", false, "outbox.relay.enabled", false))),
+
+	STARTER_ONE_TENANT("starter, 1 tenant (a schema per tenant)", () -> new StarterTenantsContender(1)),
+
+	STARTER_10_TENANTS("starter, 10 tenants (a schema per tenant)", () -> new StarterTenantsContender(10)),
+
+	STARTER_100_TENANTS("starter, 100 tenants (a schema per tenant)", () -> new StarterTenantsContender(100)),
 
 	STARTER_AVRO("starter, Avro payloads through Apicurio Registry 2.4.2 (confluent wire format)",
 			() -> new StarterAvroContender(false), true),

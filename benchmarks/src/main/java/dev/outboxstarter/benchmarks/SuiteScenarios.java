@@ -47,6 +47,10 @@ final class SuiteScenarios {
 	private static final List<Contenders> SUSTAINED = List.of(Contenders.STARTER, Contenders.MODULITH,
 			Contenders.NAMASTACK_TUNED, Contenders.NAMASTACK_DEFAULTS);
 
+	/** The tenants scenario's contenders unless {@code tenants-contenders} names others. */
+	private static final List<Contenders> TENANTS = List.of(Contenders.STARTER, Contenders.STARTER_ONE_TENANT,
+			Contenders.STARTER_10_TENANTS, Contenders.STARTER_100_TENANTS);
+
 	private final SuiteOptions options;
 
 	private final ContenderLauncher launcher;
@@ -141,6 +145,22 @@ final class SuiteScenarios {
 		this.tables.table(name, medians, List.of("drainSeconds", "eventsPerSecond", "peakHeapMegabytes", "lost",
 				"outageCommitP50Millis", "outageCommitP99Millis"), "eventsPerSecond");
 		return medians;
+	}
+
+	/**
+	 * The starter with its events spread over 1, 10 and 100 tenants, against the starter without
+	 * tenants: the drain of a backlog (every tenant's at once) and the burst's latency and whole-cycle
+	 * cost, with 8 writer threads spread over the tenants.
+	 * @param rounds the rounds
+	 */
+	void tenants(int rounds) {
+		List<Entrant> contenders = this.options.contenders("tenants-contenders", TENANTS);
+		int events = this.options.number("drain-events", 100_000);
+		String name = "backlog drain over tenants, " + events + " events";
+		Map<Entrant, Map<String, Double>> medians = rounds(name, contenders, rounds, "drain", List.of("events=" + events));
+		this.tables.table(name, medians, List.of("drainSeconds", "eventsPerSecond", "peakHeapMegabytes", "lost"),
+				"eventsPerSecond");
+		latencyBurst(contenders, rounds);
 	}
 
 	/**
