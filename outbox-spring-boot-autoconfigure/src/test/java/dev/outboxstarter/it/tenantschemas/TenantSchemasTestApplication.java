@@ -9,6 +9,7 @@ import javax.sql.DataSource;
 import com.zaxxer.hikari.HikariDataSource;
 import dev.outboxstarter.OutboxTenants;
 import dev.outboxstarter.TenantOutbox;
+import dev.outboxstarter.it.PublishedEvents;
 import org.hibernate.cfg.MultiTenancySettings;
 import org.jspecify.annotations.Nullable;
 
@@ -55,6 +56,11 @@ public class TenantSchemasTestApplication {
 					new SchemaPerTenantConnections(dataSource));
 			properties.put(MultiTenancySettings.MULTI_TENANT_IDENTIFIER_RESOLVER, new CurrentTenant());
 		};
+	}
+
+	@Bean
+	PublishedEvents publishedEvents() {
+		return new PublishedEvents();
 	}
 
 	@Bean
