@@ -239,7 +239,7 @@ class TenantSchemasIntegrationTests {
 
 			// The relay tried the unreachable tenant during the outage and failed, so its rows stayed in its
 			// table by no lack of trying: pending as they were written, neither DEAD nor gone.
-			await().atMost(Duration.ofSeconds(10))
+			await("the relay failing on " + unreachable + " during the outage").atMost(Duration.ofSeconds(10))
 				.pollInterval(Duration.ofMillis(20))
 				.until(() -> output.getAll().substring(outageBegan),
 						(logged) -> logged.contains("The outbox of the tenant '" + unreachable + "' still cannot be "
