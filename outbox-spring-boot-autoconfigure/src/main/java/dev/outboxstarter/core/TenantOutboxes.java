@@ -30,6 +30,8 @@ import dev.outboxstarter.internal.store.StoredEvents;
 import dev.outboxstarter.operations.BacklogReading;
 import dev.outboxstarter.operations.TenantsReading;
 import dev.outboxstarter.spi.CommittedEventsListener;
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.beans.factory.SmartInitializingSingleton;
@@ -37,13 +39,16 @@ import org.springframework.context.SmartLifecycle;
 
 /**
  * The outboxes of the application's tenants ({@link OutboxTenants}): each tenant's table, in its
- * schema or its database, is made ready the first time the tenant is seen, by capture or by the
- * relay, and from then on capture writes the events of the tenant's transactions there, the primary
- * outbox's fast path publishes them, and one {@link TenantRelay} relays every tenant's table on a fixed
- * number of threads, cleaning it up between its batches.
+ * schema or its database, is made ready at start for the tenants listed then, and otherwise the first
+ * time the tenant is seen, by capture or by the relay, and from then on capture writes the events of
+ * the tenant's transactions there, the primary outbox's fast path publishes them, and one
+ * {@link TenantRelay} relays every tenant's table on a fixed number of threads, cleaning it up between
+ * its batches.
  */
 final class TenantOutboxes
 		implements TenantTargets, RelayedTenants, TenantOutboxesView, SmartInitializingSingleton, SmartLifecycle {
+
+	private static final Log logger = LogFactory.getLog(TenantOutboxes.class);
 
 	private final OutboxTenants tenants;
 
@@ -97,6 +102,37 @@ final class TenantOutboxes
 	@Override
 	public void afterSingletonsInstantiated() {
 		this.dependencies.captureBuffers().useTenants(this);
+		prepareListed();
+	}
+
+	/**
+	 * Makes the tables of the tenants listed now ready before the application's work begins, as the
+	 * primary outbox's table is, rather than at their first capture. Capture would create a table inside
+	 * the business transaction that saw the tenant first, on a second connection, and on PostgreSQL the
+	 * migrations' {@code CREATE INDEX CONCURRENTLY} waits for every transaction that held a snapshot when
+	 * it began: business transactions waiting in this JVM for that same first look (or for a connection
+	 * of a pool that such first looks exhaust) would wait for it while it waits for them, until the lock
+	 * timeout fails the migration. A tenant whose table cannot be made ready now is left to the relay,
+	 * which tries it again after its failure backoff.
+	 */
+	private void prepareListed() {
+		Collection<String> listed;
+		try {
+			listed = tenants();
+		}
+		catch (RuntimeException ex) {
+			logger.warn("The outbox's tenants could not be listed at start; the relay makes their tables ready", ex);
+			return;
+		}
+		for (String tenant : listed) {
+			try {
+				tenant(tenant, false);
+			}
+			catch (RuntimeException ex) {
+				logger.warn("The outbox table of the tenant '" + tenant + "' could not be made ready at start; the "
+						+ "relay tries it again", ex);
+			}
+		}
 	}
 
 	@Override

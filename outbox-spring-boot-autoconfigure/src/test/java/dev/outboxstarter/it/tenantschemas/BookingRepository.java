@@ -1,0 +1,7 @@
+package dev.outboxstarter.it.tenantschemas;
+
+import org.springframework.data.jpa.repository.JpaRepository;
+
+public interface BookingRepository extends JpaRepository<Booking, String> {
+
+}
