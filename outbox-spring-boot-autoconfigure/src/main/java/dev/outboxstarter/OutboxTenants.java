@@ -18,10 +18,11 @@ import org.jspecify.annotations.Nullable;
 public interface OutboxTenants {
 
 	/**
-	 * The tenants whose outboxes are relayed. Asked at the start of each relay round (every
-	 * {@code outbox.relay.poll-interval}), so tenants may come and go while the application runs; a
-	 * tenant's table is created or migrated the first time it appears, as {@code outbox.schema.mode}
-	 * says.
+	 * The tenants whose outboxes are relayed. Asked at start, when the listed tenants' tables are
+	 * created or migrated as {@code outbox.schema.mode} says, and at the start of each relay round
+	 * (every {@code outbox.relay.poll-interval}), so tenants may come and go while the application runs:
+	 * the table of a tenant listed later is made by the relay's next round, and until then the tenant's
+	 * transactions that raise events fail on the missing table.
 	 * @return the tenants' outboxes
 	 */
 	Collection<TenantOutbox> tenants();

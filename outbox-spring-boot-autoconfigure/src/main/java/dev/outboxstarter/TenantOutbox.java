@@ -10,8 +10,8 @@ import org.springframework.util.Assert;
 
 /**
  * Where one tenant's outbox table lives: in a schema of its own on a data source the tenants share
- * ({@link #inSchema}), or in a database of its own ({@link #inDatabase}). The table's name is
- * {@code outbox.table-name} in either case.
+ * ({@link #inSchema}), or in a database of its own ({@link #inDatabase}), of the same kind as the
+ * primary data source's. The table's name is {@code outbox.table-name} in either case.
  *
  * @param tenant the tenant's id, as {@link OutboxTenants#currentTenant()} gives it
  * @param dataSource the data source the relay reads the tenant's table with

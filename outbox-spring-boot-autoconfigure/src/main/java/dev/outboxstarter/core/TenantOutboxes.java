@@ -38,12 +38,16 @@ import org.springframework.beans.factory.SmartInitializingSingleton;
 import org.springframework.context.SmartLifecycle;
 
 /**
- * The outboxes of the application's tenants ({@link OutboxTenants}): each tenant's table, in its
- * schema or its database, is made ready at start for the tenants listed then, and otherwise the first
- * time the tenant is seen, by capture or by the relay, and from then on capture writes the events of
- * the tenant's transactions there, the primary outbox's fast path publishes them, and one
+ * The outboxes of the application's tenants ({@link OutboxTenants}). Capture writes the events of a
+ * tenant's transactions to the tenant's table, the primary outbox's fast path publishes them, and one
  * {@link TenantRelay} relays every tenant's table on a fixed number of threads, cleaning it up between
  * its batches.
+ * <p>
+ * A tenant's table is made ready (created or migrated) outside any business transaction: at start for
+ * the tenants listed then, and by the relay for a tenant listed later, before its first batch. Capture
+ * never makes it: it would run the migrations on a second connection while the business transaction
+ * holds the first, and on PostgreSQL their {@code CREATE INDEX CONCURRENTLY} waits for every transaction
+ * that holds a snapshot, that business transaction among them, until the lock timeout fails it.
  */
 final class TenantOutboxes
 		implements TenantTargets, RelayedTenants, TenantOutboxesView, SmartInitializingSingleton, SmartLifecycle {
@@ -107,12 +111,7 @@ final class TenantOutboxes
 
 	/**
 	 * Makes the tables of the tenants listed now ready before the application's work begins, as the
-	 * primary outbox's table is, rather than at their first capture. Capture would create a table inside
-	 * the business transaction that saw the tenant first, on a second connection, and on PostgreSQL the
-	 * migrations' {@code CREATE INDEX CONCURRENTLY} waits for every transaction that held a snapshot when
-	 * it began: business transactions waiting in this JVM for that same first look (or for a connection
-	 * of a pool that such first looks exhaust) would wait for it while it waits for them, until the lock
-	 * timeout fails the migration. A tenant whose table cannot be made ready now is left to the relay,
+	 * primary outbox's table is. A tenant whose table cannot be made ready now is left to the relay,
 	 * which tries it again after its failure backoff.
 	 */
 	private void prepareListed() {
@@ -126,7 +125,7 @@ final class TenantOutboxes
 		}
 		for (String tenant : listed) {
 			try {
-				tenant(tenant, false);
+				tenant(tenant).makeTableReady();
 			}
 			catch (RuntimeException ex) {
 				logger.warn("The outbox table of the tenant '" + tenant + "' could not be made ready at start; the "
@@ -138,7 +137,7 @@ final class TenantOutboxes
 	@Override
 	public @Nullable CaptureTarget current() {
 		String tenant = this.tenants.currentTenant();
-		return (tenant != null) ? tenant(tenant, true).target() : null;
+		return (tenant != null) ? tenant(tenant).target() : null;
 	}
 
 	@Override
@@ -151,12 +150,14 @@ final class TenantOutboxes
 
 	@Override
 	public BatchDelivery delivery(String tenant) {
-		return tenant(tenant, false).delivery();
+		Tenant ready = tenant(tenant);
+		ready.makeTableReady();
+		return ready.delivery();
 	}
 
 	@Override
 	public void tidy(String tenant) {
-		tenant(tenant, false).tidy();
+		tenant(tenant).tidy();
 	}
 
 	@Override
@@ -174,7 +175,9 @@ final class TenantOutboxes
 						+ " tenants of the OutboxTenants bean");
 			}
 		}
-		return tenant(tenant, false).storedEvents().readBacklog();
+		Tenant ready = tenant(tenant);
+		ready.makeTableReady();
+		return ready.storedEvents().readBacklog();
 	}
 
 	/**
@@ -201,7 +204,11 @@ final class TenantOutboxes
 		return this.ready.values().stream().map(Tenant::storedEvents).toList();
 	}
 
-	private Tenant tenant(String id, boolean capturing) {
+	/**
+	 * A tenant's outbox, made without a connection the first time it is asked for; its table may not be
+	 * ready yet.
+	 */
+	private Tenant tenant(String id) {
 		Tenant tenant = this.ready.get(id);
 		if (tenant != null) {
 			return tenant;
@@ -209,16 +216,16 @@ final class TenantOutboxes
 		synchronized (this.firstLooks.computeIfAbsent(id, (key) -> new Object())) {
 			tenant = this.ready.get(id);
 			if (tenant == null) {
-				tenant = create(outboxOf(id, capturing));
+				tenant = create(outboxOf(id));
 				this.ready.put(id, tenant);
 			}
 			return tenant;
 		}
 	}
 
-	private TenantOutbox outboxOf(String id, boolean capturing) {
+	private TenantOutbox outboxOf(String id) {
 		TenantOutbox outbox = this.listed.get(id);
-		if (outbox == null && capturing) {
+		if (outbox == null) {
 			tenants();
 			outbox = this.listed.get(id);
 		}
@@ -230,12 +237,15 @@ final class TenantOutboxes
 		return outbox;
 	}
 
+	/**
+	 * Makes a tenant's parts. The tenants' databases are of the primary data source's kind, so that
+	 * making them needs no connection: capture makes them inside a business transaction.
+	 */
 	private Tenant create(TenantOutbox outbox) {
 		String tableName = this.properties.getTableName();
 		String table = TableName.inSchema(outbox.schema(), tableName);
 		DataSource dataSource = outbox.dataSource();
-		DatabaseVendor vendor = DatabaseVendor.of(dataSource);
-		initializeSchema(outbox, vendor, tableName);
+		DatabaseVendor vendor = this.primaryVendor;
 		DataSourceOutboxes.Dependencies shared = this.dependencies;
 		OutboxStore store = OutboxParts.store(dataSource, vendor, table, this.properties, shared.json());
 		OutboxStore captureStore = (dataSource == this.primary) ? store
@@ -255,21 +265,21 @@ final class TenantOutboxes
 		StoredEvents storedEvents = OutboxParts.storedEvents(dataSource, store, table, this.properties);
 		OutboxCleanup cleanup = this.properties.getCleanup().isEnabled() ? OutboxParts.cleanup(storedEvents,
 				dataSource, this.properties, shared.schedulers(), "outbox-tenant-cleanup") : null;
-		return new Tenant(target, delivery, storedEvents, cleanup, this.properties.getCleanup().getInterval());
+		return new Tenant(target, delivery, storedEvents, cleanup, this.properties.getCleanup().getInterval(),
+				() -> makeTable(outbox, vendor, tableName));
 	}
 
-	private void initializeSchema(TenantOutbox outbox, DatabaseVendor vendor, String table) {
+	private void makeTable(TenantOutbox outbox, DatabaseVendor vendor, String table) {
 		String schema = outbox.schema();
 		if (schema == null) {
-			initializeSchema(outbox.dataSource(), vendor, table);
+			makeTable(outbox.dataSource(), vendor, table);
 		}
 		else {
-			SchemaScope.run(outbox.dataSource(), vendor, schema,
-					(inSchema) -> initializeSchema(inSchema, vendor, table));
+			SchemaScope.run(outbox.dataSource(), vendor, schema, (inSchema) -> makeTable(inSchema, vendor, table));
 		}
 	}
 
-	private void initializeSchema(DataSource dataSource, DatabaseVendor vendor, String table) {
+	private void makeTable(DataSource dataSource, DatabaseVendor vendor, String table) {
 		OutboxStore store = OutboxParts.store(dataSource, vendor, table, this.properties, this.dependencies.json());
 		OutboxParts.schemaInitializer(dataSource, store, table, this.properties, this.dependencies.resourceLoader())
 			.afterPropertiesSet();
@@ -311,16 +321,35 @@ final class TenantOutboxes
 
 		private final long cleanupInterval;
 
+		private final Runnable tableMaker;
+
+		private volatile boolean tableReady;
+
 		private volatile long cleanedAt;
 
 		Tenant(CaptureTarget target, BatchDelivery delivery, StoredEvents storedEvents,
-				@Nullable OutboxCleanup cleanup, Duration cleanupInterval) {
+				@Nullable OutboxCleanup cleanup, Duration cleanupInterval, Runnable tableMaker) {
 			this.target = target;
 			this.delivery = delivery;
 			this.storedEvents = storedEvents;
 			this.cleanup = cleanup;
 			this.cleanupInterval = cleanupInterval.toNanos();
+			this.tableMaker = tableMaker;
 			this.cleanedAt = System.nanoTime();
+		}
+
+		/**
+		 * Creates or migrates the tenant's table, once; never from a business transaction.
+		 */
+		void makeTableReady() {
+			if (!this.tableReady) {
+				synchronized (this) {
+					if (!this.tableReady) {
+						this.tableMaker.run();
+						this.tableReady = true;
+					}
+				}
+			}
 		}
 
 		CaptureTarget target() {

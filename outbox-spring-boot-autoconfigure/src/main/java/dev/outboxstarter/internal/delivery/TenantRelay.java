@@ -9,6 +9,8 @@ import java.util.Queue;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.ReentrantLock;
@@ -66,6 +68,9 @@ public class TenantRelay implements SmartLifecycle {
 
 	private @Nullable SimpleAsyncTaskScheduler scheduler;
 
+	/** The threads that take turns beside the round's own, kept from one round to the next. */
+	private @Nullable ExecutorService helpers;
+
 	/**
 	 * Creates the relay.
 	 * @param tenants the tenants' outboxes
@@ -96,12 +101,12 @@ public class TenantRelay implements SmartLifecycle {
 		this.rounds.lock();
 		try {
 			Queue<Turn> turns = turns();
-			SimpleAsyncTaskScheduler scheduler = this.scheduler;
-			int helpers = (scheduler != null) ? Math.max(Math.min(this.threads, turns.size()) - 1, 0) : 0;
+			ExecutorService pool = this.helpers;
+			int helpers = (pool != null) ? Math.max(Math.min(this.threads, turns.size()) - 1, 0) : 0;
 			CountDownLatch helped = new CountDownLatch(helpers);
 			AtomicInteger published = new AtomicInteger();
 			for (int i = 0; i < helpers; i++) {
-				scheduler.execute(() -> {
+				pool.execute(() -> {
 					try {
 						take(turns, published);
 					}
@@ -228,6 +233,9 @@ public class TenantRelay implements SmartLifecycle {
 		this.lastRound = Instant.now();
 		SimpleAsyncTaskScheduler scheduler = this.schedulers.get();
 		this.scheduler = scheduler;
+		if (this.threads > 1) {
+			this.helpers = Executors.newFixedThreadPool(this.threads - 1, scheduler::createThread);
+		}
 		scheduler.scheduleWithFixedDelay(this::poll, Instant.now().plus(this.pollInterval), this.pollInterval);
 	}
 
@@ -255,6 +263,11 @@ public class TenantRelay implements SmartLifecycle {
 		if (scheduler != null) {
 			scheduler.close();
 			this.scheduler = null;
+		}
+		ExecutorService helpers = this.helpers;
+		if (helpers != null) {
+			helpers.shutdownNow();
+			this.helpers = null;
 		}
 	}
 
