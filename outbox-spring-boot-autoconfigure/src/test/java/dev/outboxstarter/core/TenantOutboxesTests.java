@@ -3,6 +3,7 @@ package dev.outboxstarter.core;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
+import java.util.Locale;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -19,10 +20,12 @@ import dev.outboxstarter.operations.TenantsReading;
 import dev.outboxstarter.spi.OutboxMessage;
 import dev.outboxstarter.spi.OutboxTransport;
 import dev.outboxstarter.testsupport.StarterAutoConfigurations;
+import dev.outboxstarter.testsupport.TestDatabase;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import org.jspecify.annotations.Nullable;
-import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 
 import org.springframework.boot.autoconfigure.AutoConfigurations;
 import org.springframework.boot.jackson.autoconfigure.JacksonAutoConfiguration;
@@ -39,78 +42,94 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatExceptionOfType;
 
 /**
- * The outboxes of tenants in schemas of one embedded H2 database: where capture writes, when a tenant's
- * table is made, and how the relay shares its threads between the tenants. The relay's rounds are run
- * by the tests, one at a time: its first scheduled round would be an hour after start.
+ * The outboxes of tenants in schemas of one database (databases of one server, on MariaDB), on each
+ * database the starter supports where its SQL differs (schemas that the tests leave behind are dropped
+ * when they next run): where capture writes, when a tenant's table is made, and how the relay
+ * shares its threads between the tenants. The relay's rounds are run by the tests, one at a time: its
+ * first scheduled round would be an hour after start.
  */
 class TenantOutboxesTests {
 
-	private final DataSource dataSource = new DriverManagerDataSource(
-			"jdbc:h2:mem:" + UUID.randomUUID() + ";DB_CLOSE_DELAY=-1", "sa", "");
+	private static final String TABLE = "outbox_tenant_tests";
 
-	private final Tenants tenants = new Tenants(this.dataSource);
+	private TestDatabase database;
+
+	private DataSource dataSource;
+
+	private Tenants tenants;
 
 	private final RecordingTransport transport = new RecordingTransport();
 
-	private final ApplicationContextRunner runner = new ApplicationContextRunner()
-		.withConfiguration(AutoConfigurations.of(JacksonAutoConfiguration.class, KafkaAutoConfiguration.class,
-				OutboxAutoConfiguration.class, StarterAutoConfigurations.KAFKA, StarterAutoConfigurations.METRICS))
-		.withBean(DataSource.class, () -> this.dataSource)
-		.withBean(DataSourceTransactionManager.class, () -> new DataSourceTransactionManager(this.dataSource))
-		.withBean(OutboxTenants.class, () -> this.tenants)
-		.withBean("recording", OutboxTransport.class, () -> this.transport)
-		.withBean(MeterRegistry.class, SimpleMeterRegistry::new)
-		.withPropertyValues("outbox.routes[java.lang.String].destination=strings",
-				"outbox.routes[java.lang.String].transport=recording", "outbox.fast-path.enabled=false",
-				"outbox.relay.poll-interval=1h");
-
-	TenantOutboxesTests() {
-		this.tenants.add("acme", "ACME");
-		this.tenants.add("globex", "GLOBEX");
+	private ApplicationContextRunner runner(TestDatabase database) {
+		this.database = database;
+		this.dataSource = (database == TestDatabase.H2)
+				? new DriverManagerDataSource("jdbc:h2:mem:" + UUID.randomUUID() + ";DB_CLOSE_DELAY=-1", "sa", "")
+				: database.dataSource();
+		if (database != TestDatabase.H2) {
+			database.dropTable(TABLE);
+		}
+		this.tenants = new Tenants(database, this.dataSource);
+		this.tenants.add("acme");
+		this.tenants.add("globex");
+		return new ApplicationContextRunner()
+			.withConfiguration(AutoConfigurations.of(JacksonAutoConfiguration.class, KafkaAutoConfiguration.class,
+					OutboxAutoConfiguration.class, StarterAutoConfigurations.KAFKA, StarterAutoConfigurations.METRICS))
+			.withBean(DataSource.class, () -> this.dataSource)
+			.withBean(DataSourceTransactionManager.class, () -> new DataSourceTransactionManager(this.dataSource))
+			.withBean(OutboxTenants.class, () -> this.tenants)
+			.withBean("recording", OutboxTransport.class, () -> this.transport)
+			.withBean(MeterRegistry.class, SimpleMeterRegistry::new)
+			.withPropertyValues("outbox.table-name=" + TABLE, "outbox.routes[java.lang.String].destination=strings",
+					"outbox.routes[java.lang.String].transport=recording", "outbox.fast-path.enabled=false",
+					"outbox.relay.poll-interval=1h");
 	}
 
-	@Test
-	void eventsOfATenantsTransactionAreStoredInTheOutboxTableOfItsSchema() {
-		this.runner.run((context) -> {
+	@ParameterizedTest
+	@EnumSource(TestDatabase.class)
+	void eventsOfATenantsTransactionAreStoredInTheOutboxTableOfItsSchema(TestDatabase database) {
+		runner(database).run((context) -> {
 			publishAs(context, "acme", "acme event");
 			publishAs(context, "globex", "globex event");
 			publishAs(context, null, "event of no tenant");
-			assertThat(payloads("ACME")).containsExactly("\"acme event\"");
-			assertThat(payloads("GLOBEX")).containsExactly("\"globex event\"");
-			assertThat(payloads("PUBLIC")).containsExactly("\"event of no tenant\"");
+			assertThat(payloads("acme")).containsExactly("\"acme event\"");
+			assertThat(payloads("globex")).containsExactly("\"globex event\"");
+			assertThat(payloads(null)).containsExactly("\"event of no tenant\"");
 		});
 	}
 
-	@Test
-	void eventOfATenantThatIsNotListedIsRefusedAndItsTransactionRollsBack() {
-		this.runner.run((context) -> {
+	@ParameterizedTest
+	@EnumSource(value = TestDatabase.class, names = "H2")
+	void eventOfATenantThatIsNotListedIsRefusedAndItsTransactionRollsBack(TestDatabase database) {
+		runner(database).run((context) -> {
 			assertThatExceptionOfType(OutboxCaptureException.class)
 				.isThrownBy(() -> publishAs(context, "initech", "initech event"))
 				.withMessageContaining("The current tenant 'initech' is not among the tenants of the OutboxTenants bean");
-			assertThat(payloads("PUBLIC")).isEmpty();
+			assertThat(payloads(null)).isEmpty();
 		});
 	}
 
-	@Test
-	void tenantAddedWhileTheApplicationRunsGetsItsTableFromTheRelaysNextRoundNotFromCapture() {
-		this.runner.run((context) -> {
+	@ParameterizedTest
+	@EnumSource(TestDatabase.class)
+	void tenantAddedWhileTheApplicationRunsGetsItsTableFromTheRelaysNextRoundNotFromCapture(TestDatabase database) {
+		runner(database).run((context) -> {
 			TenantOutboxes outboxes = context.getBean(TenantOutboxes.class);
 			outboxes.relay().round();
-			this.tenants.add("initech", "INITECH");
+			this.tenants.add("initech");
 			assertThatExceptionOfType(DataAccessException.class)
 				.isThrownBy(() -> publishAs(context, "initech", "too early"));
-			assertThat(tableExists("INITECH")).as("a table made by capture").isFalse();
+			assertThat(tableExists("initech")).as("a table made by capture").isFalse();
 			outboxes.relay().round();
-			assertThat(tableExists("INITECH")).isTrue();
+			assertThat(tableExists("initech")).isTrue();
 			publishAs(context, "initech", "initech event");
 			assertThat(outboxes.relay().round()).isOne();
 			assertThat(this.transport.payloads).containsExactly("\"initech event\"");
 		});
 	}
 
-	@Test
-	void tenantWithABacklogDelaysAnotherTenantsEventsByAtMostOneBatch() {
-		this.runner.withPropertyValues("outbox.relay.batch-size=10", "outbox.tenants.relay-threads=1")
+	@ParameterizedTest
+	@EnumSource(value = TestDatabase.class, names = "H2")
+	void tenantWithABacklogDelaysAnotherTenantsEventsByAtMostOneBatch(TestDatabase database) {
+		runner(database).withPropertyValues("outbox.relay.batch-size=10", "outbox.tenants.relay-threads=1")
 			.run((context) -> {
 				for (int i = 0; i < 100; i++) {
 					publishAs(context, "acme", "acme " + i);
@@ -124,18 +143,19 @@ class TenantOutboxesTests {
 			});
 	}
 
-	@Test
-	void tenantWhoseSchemaCannotBeReachedIsReportedAndLeftAloneWhileTheOthersArePublished() {
-		this.runner.withPropertyValues("outbox.tenants.failure-backoff=1h").run((context) -> {
+	@ParameterizedTest
+	@EnumSource(TestDatabase.class)
+	void tenantWhoseSchemaCannotBeReachedIsReportedAndLeftAloneWhileTheOthersArePublished(TestDatabase database) {
+		runner(database).withPropertyValues("outbox.tenants.failure-backoff=1h").run((context) -> {
 			publishAs(context, "acme", "acme event");
-			this.tenants.add("hooli", "HOOLI_WAS_DROPPED");
+			this.tenants.addWithoutSchema("hooli");
 			TenantOutboxes outboxes = context.getBean(TenantOutboxes.class);
 			assertThat(outboxes.relay().round()).isOne();
 			assertThat(this.transport.payloads).containsExactly("\"acme event\"");
 			TenantsReading reading = context.getBean(OutboxMonitoring.class).tenants();
 			assertThat(reading.tenants()).isEqualTo(3);
 			assertThat(reading.failing()).containsOnlyKeys("hooli");
-			assertThat(reading.failing().get("hooli")).contains("HOOLI_WAS_DROPPED");
+			assertThat(reading.failing().get("hooli")).containsIgnoringCase(this.tenants.schemaOf("hooli"));
 			assertThat(context.getBean(MeterRegistry.class).get("outbox.tenants.failing").gauge().value()).isOne();
 			publishAs(context, "globex", "globex event");
 			outboxes.relay().round();
@@ -144,9 +164,10 @@ class TenantOutboxesTests {
 		});
 	}
 
-	@Test
-	void backlogOfEachTenantCanBeRead() {
-		this.runner.run((context) -> {
+	@ParameterizedTest
+	@EnumSource(value = TestDatabase.class, names = "H2")
+	void backlogOfEachTenantCanBeRead(TestDatabase database) {
+		runner(database).run((context) -> {
 			publishAs(context, "acme", "acme event");
 			OutboxMonitoring monitoring = context.getBean(OutboxMonitoring.class);
 			assertThat(monitoring.readTenantBacklog("acme").pending()).isOne();
@@ -157,9 +178,10 @@ class TenantOutboxesTests {
 		});
 	}
 
-	@Test
-	void publishingTheDueEventsForATestPublishesThoseOfEveryTenant() {
-		this.runner.run((context) -> {
+	@ParameterizedTest
+	@EnumSource(value = TestDatabase.class, names = "H2")
+	void publishingTheDueEventsForATestPublishesThoseOfEveryTenant(TestDatabase database) {
+		runner(database).run((context) -> {
 			publishAs(context, "acme", "acme event");
 			publishAs(context, "globex", "globex event");
 			assertThat(context.getBean(OutboxTesting.class).publishDue()).isEqualTo(2);
@@ -186,17 +208,25 @@ class TenantOutboxesTests {
 		}
 	}
 
-	private List<String> payloads(String schema) {
-		return new JdbcTemplate(this.dataSource).queryForList("SELECT payload FROM " + schema + ".outbox_event ORDER BY seq",
+	private List<String> payloads(@Nullable String tenant) {
+		String table = (tenant != null) ? this.tenants.schemaOf(tenant) + "." + TABLE : TABLE;
+		return new JdbcTemplate(this.dataSource).queryForList("SELECT payload FROM " + table + " ORDER BY seq",
 				String.class);
 	}
 
-	private boolean tableExists(String schema) {
+	private boolean tableExists(String tenant) {
 		return new JdbcTemplate(this.dataSource).queryForObject("SELECT COUNT(*) FROM information_schema.tables "
-				+ "WHERE table_schema = ? AND LOWER(table_name) = 'outbox_event'", Integer.class, schema) > 0;
+				+ "WHERE LOWER(table_schema) = LOWER(?) AND LOWER(table_name) = ?", Integer.class,
+				this.tenants.schemaOf(tenant), TABLE) > 0;
 	}
 
+	/**
+	 * The tenants, each in a schema made for it (a database, on MariaDB) whose name is unique to the test
+	 * database, as MariaDB's databases are the server's.
+	 */
 	private static final class Tenants implements OutboxTenants {
+
+		private final TestDatabase database;
 
 		private final DataSource dataSource;
 
@@ -204,15 +234,37 @@ class TenantOutboxesTests {
 
 		private volatile @Nullable String current;
 
-		Tenants(DataSource dataSource) {
+		Tenants(TestDatabase database, DataSource dataSource) {
+			this.database = database;
 			this.dataSource = dataSource;
 		}
 
-		void add(String tenant, String schema) {
-			if (!schema.endsWith("_WAS_DROPPED")) {
-				new JdbcTemplate(this.dataSource).execute("CREATE SCHEMA IF NOT EXISTS " + schema);
+		void add(String tenant) {
+			JdbcTemplate jdbc = new JdbcTemplate(this.dataSource);
+			String schema = schemaOf(tenant);
+			if (this.database == TestDatabase.POSTGRESQL) {
+				jdbc.execute("DROP SCHEMA IF EXISTS " + schema + " CASCADE");
+				jdbc.execute("CREATE SCHEMA " + schema);
 			}
-			this.outboxes.add(TenantOutbox.inSchema(tenant, this.dataSource, schema));
+			else {
+				String kind = (this.database == TestDatabase.MARIADB) ? "DATABASE" : "SCHEMA";
+				jdbc.execute("DROP " + kind + " IF EXISTS " + schema + ((this.database == TestDatabase.H2) ? " CASCADE" : ""));
+				jdbc.execute("CREATE " + kind + " " + schema);
+			}
+			addWithoutSchema(tenant);
+		}
+
+		void addWithoutSchema(String tenant) {
+			this.outboxes.add(TenantOutbox.inSchema(tenant, this.dataSource, schemaOf(tenant)));
+		}
+
+		String schemaOf(String tenant) {
+			if (this.database == TestDatabase.H2) {
+				// H2 keeps unquoted names in upper case, and its connections take a schema by its exact name.
+				return "TENANT_" + tenant.toUpperCase(Locale.ROOT);
+			}
+			String database = this.database.url().replaceAll(".*/([^/?;]*).*", "$1").replaceAll("[^A-Za-z0-9_]", "_");
+			return "tenant_" + database + "_" + tenant;
 		}
 
 		@Override

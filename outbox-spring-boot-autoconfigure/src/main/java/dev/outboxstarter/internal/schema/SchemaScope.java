@@ -35,6 +35,11 @@ public final class SchemaScope {
 			boolean catalog = vendor == DatabaseVendor.MYSQL;
 			String previous = catalog ? connection.getCatalog() : connection.getSchema();
 			use(connection, catalog, schema);
+			if (!catalog && connection.getSchema() == null) {
+				// PostgreSQL takes a search path naming no schema that exists, and has no current schema.
+				throw new DataAccessResourceFailureException("The schema '" + schema + "' does not exist: create "
+						+ "it before the tenant is listed (the outbox makes the tenant's table, not its schema)");
+			}
 			try {
 				work.accept(new SingleConnectionDataSource(connection, true));
 			}
