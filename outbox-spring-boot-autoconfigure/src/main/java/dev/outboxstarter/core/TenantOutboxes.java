@@ -30,6 +30,8 @@ import dev.outboxstarter.internal.store.StoredEvents;
 import dev.outboxstarter.operations.BacklogReading;
 import dev.outboxstarter.operations.TenantsReading;
 import dev.outboxstarter.spi.CommittedEventsListener;
+import org.apache.commons.logging.Log;
+import org.apache.commons.logging.LogFactory;
 import org.jspecify.annotations.Nullable;
 
 import org.springframework.beans.factory.SmartInitializingSingleton;
@@ -37,13 +39,15 @@ import org.springframework.context.SmartLifecycle;
 
 /**
  * The outboxes of the application's tenants ({@link OutboxTenants}): each tenant's table, in its
- * schema or its database, is made ready the first time the tenant is seen, by capture or by the
- * relay, and from then on capture writes the events of the tenant's transactions there, the primary
+ * schema or its database, is made ready at start for the tenants listed then, or else the first time
+ * the tenant is seen, by capture or by the relay, and from then on capture writes the events of the tenant's transactions there, the primary
  * outbox's fast path publishes them, and one {@link TenantRelay} relays every tenant's table on a fixed
  * number of threads, cleaning it up between its batches.
  */
 final class TenantOutboxes
 		implements TenantTargets, RelayedTenants, TenantOutboxesView, SmartInitializingSingleton, SmartLifecycle {
+
+	private static final Log logger = LogFactory.getLog(TenantOutboxes.class);
 
 	private final OutboxTenants tenants;
 
@@ -97,6 +101,36 @@ final class TenantOutboxes
 	@Override
 	public void afterSingletonsInstantiated() {
 		this.dependencies.captureBuffers().useTenants(this);
+		prepareListedTenants();
+	}
+
+	/**
+	 * Makes the tables of the tenants listed now ready before the application's transactions begin, so
+	 * that capture does not make them inside a transaction: on PostgreSQL a migration that builds an index
+	 * {@code CONCURRENTLY} waits for every older transaction to end, the capturing one too, which waits
+	 * for the migration (until its lock timeout), as does any other transaction of the tenant's that
+	 * waits for the table meanwhile. A tenant whose table cannot be made ready now is left to the relay,
+	 * which tries it again and reports it.
+	 */
+	private void prepareListedTenants() {
+		Collection<String> listed;
+		try {
+			listed = tenants();
+		}
+		catch (RuntimeException ex) {
+			logger.warn("The outbox's tenants could not be listed at start; their tables are made when the relay "
+					+ "or capture first sees them", ex);
+			return;
+		}
+		for (String tenant : listed) {
+			try {
+				tenant(tenant, false);
+			}
+			catch (RuntimeException ex) {
+				logger.warn("The outbox table of the tenant '" + tenant + "' could not be made ready at start; the "
+						+ "relay tries again", ex);
+			}
+		}
 	}
 
 	@Override

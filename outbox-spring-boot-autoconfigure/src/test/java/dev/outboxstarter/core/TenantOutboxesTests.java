@@ -81,6 +81,25 @@ class TenantOutboxesTests {
 	}
 
 	@Test
+	void tablesOfTheTenantsListedAtStartAreMadeBeforeAnyTransaction() {
+		this.runner.run((context) -> {
+			assertThat(tableExists("ACME")).isTrue();
+			assertThat(tableExists("GLOBEX")).isTrue();
+		});
+	}
+
+	@Test
+	void tenantWhoseSchemaCannotBeReachedAtStartIsLeftToTheRelay() {
+		this.tenants.add("hooli", "HOOLI_WAS_DROPPED");
+		this.runner.run((context) -> {
+			assertThat(context).hasNotFailed();
+			assertThat(tableExists("ACME")).isTrue();
+			publishAs(context, "acme", "acme event");
+			assertThat(payloads("ACME")).containsExactly("\"acme event\"");
+		});
+	}
+
+	@Test
 	void eventOfATenantThatIsNotListedIsRefusedAndItsTransactionRollsBack() {
 		this.runner.run((context) -> {
 			assertThatExceptionOfType(OutboxCaptureException.class)
