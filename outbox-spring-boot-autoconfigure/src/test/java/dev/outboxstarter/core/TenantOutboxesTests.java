@@ -99,6 +99,27 @@ class TenantOutboxesTests {
 
 	@ParameterizedTest
 	@EnumSource(value = TestDatabase.class, names = "H2")
+	void tablesOfTheTenantsListedAtStartAreMadeBeforeAnyTransaction(TestDatabase database) {
+		runner(database).run((context) -> {
+			assertThat(tableExists("acme")).isTrue();
+			assertThat(tableExists("globex")).isTrue();
+		});
+	}
+
+	@ParameterizedTest
+	@EnumSource(value = TestDatabase.class, names = "H2")
+	void tenantWhoseSchemaCannotBeReachedAtStartIsLeftToTheRelay(TestDatabase database) {
+		ApplicationContextRunner runner = runner(database);
+		this.tenants.addWithoutSchema("hooli");
+		runner.run((context) -> {
+			assertThat(context).hasNotFailed();
+			publishAs(context, "acme", "acme event");
+			assertThat(payloads("acme")).containsExactly("\"acme event\"");
+		});
+	}
+
+	@ParameterizedTest
+	@EnumSource(value = TestDatabase.class, names = "H2")
 	void eventOfATenantThatIsNotListedIsRefusedAndItsTransactionRollsBack(TestDatabase database) {
 		runner(database).run((context) -> {
 			assertThatExceptionOfType(OutboxCaptureException.class)

@@ -16,7 +16,8 @@ class CounterService {
 	}
 
 	/**
-	 * Increments a counter under a row lock, so its totals follow commit order.
+	 * Increments a counter under a row lock, so its totals follow commit order: the counter of the
+	 * tenant current on this thread ({@link FaultTenants#as}), in its schema, or the primary one.
 	 * @param key the counter
 	 * @param txId the transaction's id, carried by the event
 	 * @param rollBack whether to fail after the save, rolling everything back
@@ -24,9 +25,10 @@ class CounterService {
 	 */
 	@Transactional
 	public void increment(int key, String txId, boolean rollBack, boolean poison) {
-		Counter counter = this.counters.lockById(key).increment(txId);
+		String tenant = FaultTenants.current();
+		Counter counter = this.counters.lockById(key).increment(txId, tenant);
 		if (poison) {
-			counter.poison(txId, "x".repeat(Poison.PADDING));
+			counter.poison(txId, tenant, "x".repeat(Poison.PADDING));
 		}
 		this.counters.save(counter);
 		if (rollBack) {

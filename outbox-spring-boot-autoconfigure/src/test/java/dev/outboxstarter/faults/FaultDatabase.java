@@ -1,5 +1,7 @@
 package dev.outboxstarter.faults;
 
+import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.stream.IntStream;
 
@@ -10,8 +12,8 @@ import dev.outboxstarter.testsupport.TestDatabase;
 import org.springframework.jdbc.core.JdbcTemplate;
 
 /**
- * The database side of a fault run: the counters, how each instance connects so that its connections
- * can be found again, and terminating them.
+ * The database side of a fault run: the counters (and the tenants' schemas, with counters of their
+ * own), how each instance connects so that its connections can be found again, and terminating them.
  */
 final class FaultDatabase {
 
@@ -20,6 +22,9 @@ final class FaultDatabase {
 	private final TestDatabase database;
 
 	private final JdbcTemplate jdbc;
+
+	/** The schemas of the run's tenants (databases, on MariaDB). */
+	private List<String> tenantSchemas = List.of();
 
 	FaultDatabase(TestDatabase database) {
 		this.database = database;
@@ -39,19 +44,73 @@ final class FaultDatabase {
 	 * Drops the outbox table and creates the counters, all at zero, and the instances' database users.
 	 */
 	void prepare(String outboxTable, int keys, List<String> instances) {
+		prepare(outboxTable, keys, instances, List.of());
+	}
+
+	/**
+	 * Drops the outbox table and creates the counters, all at zero, and the instances' database users;
+	 * and for each tenant a new schema (a database, on MariaDB) with counters of its own, where the
+	 * outbox makes the tenant's table.
+	 */
+	void prepare(String outboxTable, int keys, List<String> instances, List<String> tenants) {
 		this.database.dropTable(outboxTable);
-		this.jdbc.execute("DROP TABLE IF EXISTS " + Counter.TABLE);
-		this.jdbc.execute("CREATE TABLE " + Counter.TABLE + " (id INT NOT NULL PRIMARY KEY, total BIGINT NOT NULL)");
-		this.jdbc.batchUpdate("INSERT INTO " + Counter.TABLE + " (id, total) VALUES (?, 0)",
-				IntStream.range(0, keys).mapToObj((key) -> new Object[] { key }).toList());
+		createCounters(Counter.TABLE, keys);
+		this.tenantSchemas = tenants.stream().map(this::tenantSchema).toList();
+		for (String schema : this.tenantSchemas) {
+			// Dropped with what the outbox made in it the last time: its table and migration history.
+			if (this.database == TestDatabase.MARIADB) {
+				this.jdbc.execute("DROP DATABASE IF EXISTS " + schema);
+				this.jdbc.execute("CREATE DATABASE " + schema);
+			}
+			else {
+				this.jdbc.execute("DROP SCHEMA IF EXISTS " + schema + " CASCADE");
+				this.jdbc.execute("CREATE SCHEMA " + schema);
+			}
+			createCounters(schema + "." + Counter.TABLE, keys);
+		}
 		if (this.database == TestDatabase.MARIADB) {
 			String schema = this.jdbc.queryForObject("SELECT DATABASE()", String.class);
 			for (String instance : instances) {
 				String user = user(instance);
 				this.jdbc.execute("CREATE USER IF NOT EXISTS '" + user + "'@'%' IDENTIFIED BY '" + PASSWORD + "'");
 				this.jdbc.execute("GRANT ALL PRIVILEGES ON " + schema + ".* TO '" + user + "'@'%'");
+				for (String tenantSchema : this.tenantSchemas) {
+					this.jdbc.execute("GRANT ALL PRIVILEGES ON " + tenantSchema + ".* TO '" + user + "'@'%'");
+				}
 			}
 		}
+	}
+
+	private void createCounters(String table, int keys) {
+		this.jdbc.execute("DROP TABLE IF EXISTS " + table);
+		this.jdbc.execute("CREATE TABLE " + table + " (id INT NOT NULL PRIMARY KEY, total BIGINT NOT NULL)");
+		this.jdbc.batchUpdate("INSERT INTO " + table + " (id, total) VALUES (?, 0)",
+				IntStream.range(0, keys).mapToObj((key) -> new Object[] { key }).toList());
+	}
+
+	/**
+	 * The schema of a tenant of this database's runs: on MariaDB a database of the server, so named
+	 * after the run's database, which another checkout's runs do not share.
+	 * @param tenant the tenant
+	 * @return the schema's name
+	 */
+	String tenantSchema(String tenant) {
+		if (this.database == TestDatabase.MARIADB) {
+			return this.jdbc.queryForObject("SELECT DATABASE()", String.class) + "_fault_" + tenant;
+		}
+		return "fault_tenant_" + tenant;
+	}
+
+	/**
+	 * Whether a table exists.
+	 * @param schema its schema (a database, on MariaDB)
+	 * @param table its name
+	 * @return whether it does
+	 */
+	boolean tableExists(String schema, String table) {
+		return this.jdbc.queryForObject(
+				"SELECT COUNT(*) FROM information_schema.tables WHERE table_schema = ? AND table_name = ?",
+				Integer.class, schema, table) > 0;
 	}
 
 	/**
@@ -87,8 +146,12 @@ final class FaultDatabase {
 				.toList()
 				.size();
 		}
-		List<Long> ids = this.jdbc.queryForList("SELECT id FROM information_schema.processlist WHERE user = ? AND db = DATABASE()",
-				Long.class, user(instance));
+		// A connection of a tenant's transaction is in the tenant's database for that time.
+		List<Object> arguments = new ArrayList<>(List.of(user(instance)));
+		arguments.addAll(this.tenantSchemas);
+		List<Long> ids = this.jdbc.queryForList("SELECT id FROM information_schema.processlist WHERE user = ? "
+				+ "AND (db = DATABASE()" + " OR db = ?".repeat(this.tenantSchemas.size()) + ")", Long.class,
+				arguments.toArray());
 		int killed = 0;
 		for (Long id : ids) {
 			try {
@@ -103,18 +166,28 @@ final class FaultDatabase {
 	}
 
 	/**
+	 * Whether an instance is publishing a batch right now.
+	 * @see #isPublishing(String, List)
+	 */
+	boolean isPublishing(String instance, String outboxTable) {
+		return isPublishing(instance, List.of(outboxTable));
+	}
+
+	/**
 	 * Whether an instance is publishing a batch right now: one of its transactions holds locks on
-	 * claimed outbox rows (PostgreSQL: a ROW SHARE lock on the outbox table, which only the claiming
+	 * claimed outbox rows (PostgreSQL: a ROW SHARE lock on an outbox table, which only the claiming
 	 * SELECT ... FOR UPDATE takes; MariaDB: a READ COMMITTED transaction of its user that holds row
 	 * locks: the outbox publishes at READ COMMITTED, the business transactions run at the default
 	 * REPEATABLE READ).
 	 */
-	boolean isPublishing(String instance, String outboxTable) {
+	boolean isPublishing(String instance, List<String> outboxTables) {
 		if (this.database == TestDatabase.POSTGRESQL) {
+			List<Object> arguments = new ArrayList<>(List.of(applicationName(instance)));
+			arguments.addAll(outboxTables);
+			String relations = String.join(", ", Collections.nCopies(outboxTables.size(), "CAST(? AS regclass)"));
 			return this.jdbc.queryForObject("SELECT COUNT(*) FROM pg_locks l JOIN pg_stat_activity a ON a.pid = l.pid "
-					+ "WHERE a.application_name = ? AND a.datname = current_database() AND l.relation = CAST(? AS regclass) "
-					+ "AND l.mode = 'RowShareLock'",
-					Integer.class, applicationName(instance), outboxTable) > 0;
+					+ "WHERE a.application_name = ? AND a.datname = current_database() AND l.relation IN (" + relations
+					+ ") AND l.mode = 'RowShareLock'", Integer.class, arguments.toArray()) > 0;
 		}
 		return this.jdbc.queryForObject("SELECT COUNT(*) FROM information_schema.innodb_trx t "
 				+ "JOIN information_schema.processlist p ON p.id = t.trx_mysql_thread_id "

@@ -6,6 +6,7 @@ import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -14,6 +15,7 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.LockSupport;
 
 import dev.outboxstarter.faults.CounterService.DeliberateRollback;
+import org.jspecify.annotations.Nullable;
 
 import org.springframework.boot.WebApplicationType;
 import org.springframework.boot.builder.SpringApplicationBuilder;
@@ -31,6 +33,10 @@ import org.springframework.jdbc.core.JdbcTemplate;
  * <p>
  * Its share counts what it committed before a restart: the committed increments are the outbox rows
  * whose transaction id starts with the instance name.
+ * <p>
+ * With tenants ({@code fault.tenants}), each transaction runs as one of them or as none, at random,
+ * and increments that tenant's counter of its key; the poison event is raised as
+ * {@code fault.poison-tenant}.
  */
 public final class FaultInstance {
 
@@ -60,6 +66,11 @@ public final class FaultInstance {
 
 	private final String txPrefix;
 
+	/** The tenants a transaction may run as, besides none. */
+	private final List<String> tenants;
+
+	private final @Nullable String poisonTenant;
+
 	private FaultInstance(ConfigurableApplicationContext context) {
 		Environment environment = context.getEnvironment();
 		this.service = context.getBean(CounterService.class);
@@ -68,17 +79,33 @@ public final class FaultInstance {
 		this.rate = environment.getProperty("fault.rate", Integer.class, 0);
 		this.threads = environment.getProperty("fault.threads", Integer.class, 2);
 		String table = environment.getRequiredProperty("outbox.table-name");
+		Map<String, String> schemas = FaultTenants.parse(environment.getProperty("fault.tenants"));
+		this.tenants = new ArrayList<>(schemas.keySet());
+		List<String> tables = new ArrayList<>(List.of(table));
+		schemas.values().forEach((schema) -> tables.add(schema + "." + table));
 		JdbcTemplate jdbc = context.getBean(JdbcTemplate.class);
 		int share = environment.getRequiredProperty("fault.share", Integer.class);
-		Integer done = jdbc.queryForObject("SELECT COUNT(*) FROM " + table + " WHERE event_type = ? AND payload LIKE ?",
-				Integer.class, Counted.TYPE, "%\"txId\":\"" + this.instance + "-%");
+		int done = count(jdbc, tables, "event_type = ? AND payload LIKE ?", Counted.TYPE,
+				"%\"txId\":\"" + this.instance + "-%");
 		this.permits = new AtomicInteger(Math.max(0, share - done));
 		int requestedPoisonKey = environment.getProperty("fault.poison-key", Integer.class, -1);
-		boolean poisonStored = requestedPoisonKey >= 0 && jdbc.queryForObject(
-				"SELECT COUNT(*) FROM " + table + " WHERE event_type = ?", Integer.class, Poison.TYPE) > 0;
+		boolean poisonStored = requestedPoisonKey >= 0 && count(jdbc, tables, "event_type = ?", Poison.TYPE) > 0;
 		this.poisonKey = poisonStored ? -1 : requestedPoisonKey;
+		this.poisonTenant = environment.getProperty("fault.poison-tenant");
 		this.poisonAt = this.permits.get() / 10;
 		this.txPrefix = this.instance + "-" + ProcessHandle.current().pid() + "-";
+	}
+
+	/**
+	 * Counts rows in the outbox tables, the primary one and each tenant's (which the outbox has made by
+	 * the time it has started).
+	 */
+	private static int count(JdbcTemplate jdbc, List<String> tables, String where, Object... arguments) {
+		int count = 0;
+		for (String table : tables) {
+			count += jdbc.queryForObject("SELECT COUNT(*) FROM " + table + " WHERE " + where, Integer.class, arguments);
+		}
+		return count;
 	}
 
 	public static void main(String[] args) throws Exception {
@@ -138,16 +165,23 @@ public final class FaultInstance {
 				}
 			}
 			String txId = this.txPrefix + number;
-			int key = ThreadLocalRandom.current().nextInt(this.keys);
+			ThreadLocalRandom random = ThreadLocalRandom.current();
+			// With two tenants, a third of the transactions run as no tenant, a third as each tenant.
+			int scope = random.nextInt(this.tenants.size() + 1);
+			String tenant = (scope > 0) ? this.tenants.get(scope - 1) : null;
+			int key = random.nextInt(this.keys);
 			boolean poison = false;
 			if (!rollBack && this.poisonKey >= 0 && this.committed.get() >= this.poisonAt
 					&& this.poisoned.compareAndSet(false, true)) {
 				poison = true;
 				key = this.poisonKey;
+				tenant = this.poisonTenant;
 			}
 			long start = System.nanoTime();
 			try {
-				this.service.increment(key, txId, rollBack, poison);
+				int counter = key;
+				boolean poisonous = poison;
+				FaultTenants.as(tenant, () -> this.service.increment(counter, txId, rollBack, poisonous));
 				long latency = (System.nanoTime() - start) / 1000;
 				this.committed.incrementAndGet();
 				report("COMMIT " + System.currentTimeMillis() + " " + latency);

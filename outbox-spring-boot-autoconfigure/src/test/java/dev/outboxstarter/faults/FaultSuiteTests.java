@@ -9,6 +9,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.LongSummaryStatistics;
+import java.util.Objects;
 import java.util.function.BooleanSupplier;
 
 import dev.outboxstarter.faults.FaultLog.Commit;
@@ -18,6 +19,7 @@ import dev.outboxstarter.testsupport.FaultClassPath;
 import dev.outboxstarter.testsupport.KafkaBrokerProcess;
 import dev.outboxstarter.testsupport.TestDatabase;
 import org.awaitility.core.ConditionTimeoutException;
+import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -34,10 +36,25 @@ import static org.awaitility.Awaitility.await;
  * from the beginning: no committed event is missing, nothing of a rolled-back transaction arrives,
  * each key's first deliveries are in commit order, and duplicates are counted. One poison event ends
  * DEAD and its key's later events are delivered. A run without faults has no duplicates at all.
+ * <p>
+ * The faulty run has two tenants ({@link FaultTenants}), each with a schema of its own (a database of
+ * the same server, on MariaDB): a third of the transactions run as tenant {@code a}, a third as
+ * {@code b} and a third as none, each incrementing a counter in its own schema, so the events of one
+ * run go to three outbox tables, the primary one and each tenant's, which the outbox makes in the
+ * tenants' schemas and relays with its tenant relay, under the same faults. A key is a tenant's: the
+ * order is kept per tenant and key, and the poison event is tenant {@code b}'s. The calm run has no
+ * tenants.
  */
 class FaultSuiteTests {
 
 	private static final int KEYS = 200;
+
+	/** With tenants: keys of each tenant, and of no tenant, so that all keys see about as many events. */
+	private static final int KEYS_PER_TENANT = 100;
+
+	private static final List<String> TENANTS = List.of("a", "b");
+
+	private static final String POISON_TENANT = "b";
 
 	private static final int POISON_KEY = 7;
 
@@ -71,7 +88,7 @@ class FaultSuiteTests {
 	@ParameterizedTest
 	@EnumSource(value = TestDatabase.class, names = { "POSTGRESQL", "MARIADB" })
 	void everyCommittedEventArrivesInOrderPerKeyDespiteBrokerOutagesCrashesAndLostConnections(TestDatabase database) {
-		Run run = new Run(database, "faults", 20_000, 250, true);
+		Run run = new Run(database, "faults", 20_000, 250, true, TENANTS);
 		try {
 			run.start(POISON_KEY);
 			run.awaitProgress(0.15);
@@ -89,6 +106,7 @@ class FaultSuiteTests {
 			List<Row> poison = verification.rowsOfType(Poison.TYPE);
 			assertThat(poison).as("poison rows").hasSize(1);
 			Row dead = poison.get(0);
+			assertThat(dead.tenant()).as("tenant of the outbox the poison is in").isEqualTo(run.poisonTenant());
 			assertThat(dead.status()).isEqualTo("DEAD");
 			// A record too large is refused in a way no retry can get past: DEAD at its first refusal,
 			// not after MAX_ATTEMPTS of them (attempts that found the broker down never make it DEAD).
@@ -97,9 +115,11 @@ class FaultSuiteTests {
 			System.out.println("[" + run.name + "] poison's last error: " + dead.lastError());
 			List<Row> afterPoison = verification.committed.values()
 				.stream()
-				.filter((row) -> row.payloadKey() == POISON_KEY && row.seq() > dead.seq())
+				.filter((row) -> Objects.equals(row.tenant(), dead.tenant()) && row.payloadKey() == POISON_KEY
+						&& row.seq() > dead.seq())
 				.toList();
-			System.out.println("[" + run.name + "] poison " + dead + "; later events of key " + POISON_KEY + ": "
+			System.out.println("[" + run.name + "] poison " + dead + " in the outbox of "
+					+ FaultVerification.describe(dead.tenant()) + "; later events of its key: "
 					+ afterPoison.size() + ", delivered: "
 					+ afterPoison.stream().filter((row) -> verification.receivedIds.contains(row.id())).count());
 			assertThat(afterPoison).as("later events of the poison's key").isNotEmpty();
@@ -124,7 +144,7 @@ class FaultSuiteTests {
 	@ParameterizedTest
 	@EnumSource(value = TestDatabase.class, names = { "POSTGRESQL", "MARIADB" })
 	void withoutFaultsEveryEventArrivesExactlyOnce(TestDatabase database) {
-		Run run = new Run(database, "calm", 6_000, 0, false);
+		Run run = new Run(database, "calm", 6_000, 0, false, List.of());
 		try {
 			run.start(-1);
 			FaultVerification verification = run.finish();
@@ -146,7 +166,7 @@ class FaultSuiteTests {
 	}
 
 	/**
-	 * One run: its instances, topic, outbox table and log.
+	 * One run: its instances, topic, outbox tables (the primary one and each tenant's) and log.
 	 */
 	private static final class Run {
 
@@ -161,6 +181,13 @@ class FaultSuiteTests {
 		private final String topic;
 
 		private final String table;
+
+		private final List<String> tenants;
+
+		private final int keys;
+
+		/** The primary outbox, then each tenant's; known once the database is prepared. */
+		private final List<FaultVerification.Outbox> outboxes = new ArrayList<>();
 
 		private final Path directory;
 
@@ -181,10 +208,13 @@ class FaultSuiteTests {
 		 */
 		private final boolean injectsFaults;
 
-		Run(TestDatabase database, String scenario, int events, int rate, boolean injectsFaults) {
+		Run(TestDatabase database, String scenario, int events, int rate, boolean injectsFaults,
+				List<String> tenants) {
 			this.injectsFaults = injectsFaults;
 			this.database = new FaultDatabase(database);
-			this.name = scenario + "-" + database.name().toLowerCase();
+			this.tenants = List.copyOf(tenants);
+			this.keys = tenants.isEmpty() ? KEYS : KEYS_PER_TENANT;
+			this.name = scenario + "-" + database.name().toLowerCase() + (tenants.isEmpty() ? "" : "-tenants");
 			this.events = events;
 			this.rate = rate;
 			this.topic = "fault-" + this.name + "-" + System.currentTimeMillis();
@@ -204,14 +234,26 @@ class FaultSuiteTests {
 		void start(int poisonKey) {
 			this.startNanos = System.nanoTime();
 			List<String> names = List.of("i1", "i2", "i3");
-			this.database.prepare(this.table, KEYS, names);
+			this.database.prepare(this.table, this.keys, names, this.tenants);
+			this.outboxes.add(new FaultVerification.Outbox(null, this.table, Counter.TABLE));
+			List<String> tenantSchemas = new ArrayList<>();
+			for (String tenant : this.tenants) {
+				String schema = this.database.tenantSchema(tenant);
+				tenantSchemas.add(tenant + ":" + schema);
+				this.outboxes.add(new FaultVerification.Outbox(tenant, schema + "." + this.table,
+						schema + "." + Counter.TABLE));
+			}
 			broker.createTopic(this.topic, 3);
 			for (int i = 0; i < names.size(); i++) {
 				String instance = names.get(i);
 				int share = this.events / names.size() + ((i < this.events % names.size()) ? 1 : 0);
 				List<String> arguments = new ArrayList<>(this.database.properties(instance));
-				arguments.addAll(List.of("fault.instance=" + instance, "fault.share=" + share, "fault.keys=" + KEYS,
-						"fault.rate=" + this.rate, "fault.threads=2", "fault.topic=" + this.topic,
+				if (!this.tenants.isEmpty()) {
+					arguments.addAll(List.of("fault.tenants=" + String.join(",", tenantSchemas),
+							"fault.poison-tenant=" + poisonTenant()));
+				}
+				arguments.addAll(List.of("fault.instance=" + instance, "fault.share=" + share,
+						"fault.keys=" + this.keys, "fault.rate=" + this.rate, "fault.threads=2", "fault.topic=" + this.topic,
 						"fault.poison-key=" + ((i == 0) ? poisonKey : -1), "outbox.table-name=" + this.table,
 						"outbox.fast-path.grace-period=2s",
 						// i3 publishes with two fast-path threads, i1 and i2 with the default one.
@@ -219,8 +261,9 @@ class FaultSuiteTests {
 						"outbox.publish-timeout=" + (this.injectsFaults ? "2s" : "10s"),
 						"outbox.relay.poll-interval=200ms", "outbox.retry.initial-delay=200ms",
 						"outbox.retry.max-delay=1s", "outbox.retry.max-attempts=" + MAX_ATTEMPTS,
-						"spring.datasource.hikari.maximum-pool-size=6", "spring.jpa.hibernate.ddl-auto=none",
-						"spring.main.banner-mode=off", "logging.level.root=WARN",
+						// With tenants, the tenant relay's threads take connections of the pool too.
+						"spring.datasource.hikari.maximum-pool-size=" + (this.tenants.isEmpty() ? 6 : 8),
+						"spring.jpa.hibernate.ddl-auto=none", "spring.main.banner-mode=off", "logging.level.root=WARN",
 						"spring.kafka.bootstrap-servers=" + broker.bootstrapServers(),
 						"spring.kafka.producer.properties.max.request.size=150000",
 						"spring.kafka.producer.properties.max.block.ms=" + (this.injectsFaults ? 1000 : 10000),
@@ -228,9 +271,15 @@ class FaultSuiteTests {
 				this.instances.add(new FaultInstanceProcess(instance, arguments,
 						this.directory.resolve(instance + ".log"), this.log));
 			}
-			// The first creates the outbox table (Flyway); then the others start together.
+			// The first creates the outbox table (Flyway), and each tenant's in its schema, as it starts,
+			// before any transaction; then the others start together.
 			this.instances.get(0).start();
 			this.instances.get(0).awaitReady();
+			for (String tenant : this.tenants) {
+				assertThat(this.database.tableExists(this.database.tenantSchema(tenant), this.table))
+					.as("outbox table of tenant " + tenant + " once i1 has started")
+					.isTrue();
+			}
 			this.instances.subList(1, this.instances.size()).forEach(FaultInstanceProcess::start);
 			this.instances.subList(1, this.instances.size()).forEach(FaultInstanceProcess::awaitReady);
 			System.out.println("[" + this.name + "] instances ready after " + elapsed());
@@ -264,7 +313,7 @@ class FaultSuiteTests {
 			try {
 				await(name + " publishing a batch").atMost(Duration.ofSeconds(5))
 					.pollInterval(Duration.ofMillis(20))
-					.until(() -> this.database.isPublishing(name, this.table));
+					.until(() -> this.database.isPublishing(name, tables()));
 				midBatch = true;
 			}
 			catch (ConditionTimeoutException ex) {
@@ -273,9 +322,12 @@ class FaultSuiteTests {
 			Fault fault = this.log.fault("SIGKILL " + name + " (pid " + instance.pid() + ") "
 					+ (midBatch ? "while it held a claimed batch" : "(no claimed batch seen within 5 s)")
 					+ " and restart");
-			long pendingOfInstance = this.database.jdbc()
-				.queryForObject("SELECT COUNT(*) FROM " + this.table + " WHERE status = 'PENDING' AND payload LIKE ?",
-						Long.class, "%\"txId\":\"" + name + "-%");
+			long pendingOfInstance = 0;
+			for (String table : tables()) {
+				pendingOfInstance += this.database.jdbc()
+					.queryForObject("SELECT COUNT(*) FROM " + table + " WHERE status = 'PENDING' AND payload LIKE ?",
+							Long.class, "%\"txId\":\"" + name + "-%");
+			}
 			instance.kill();
 			instance.start();
 			instance.awaitReady();
@@ -296,10 +348,16 @@ class FaultSuiteTests {
 			awaitCondition("every instance to commit its share", Duration.ofSeconds(180),
 					() -> this.instances.stream().allMatch(FaultInstanceProcess::isDone));
 			double producedAt = seconds();
-			awaitCondition("no pending outbox row", Duration.ofSeconds(120), () -> pending() == 0);
+			try {
+				awaitCondition("no pending outbox row", Duration.ofSeconds(120), () -> pending() == 0);
+			}
+			catch (ConditionTimeoutException ex) {
+				// The verification below names the rows left behind.
+				System.out.println("[" + this.name + "] " + ex.getMessage());
+			}
 			double drainedAt = seconds();
 			this.instances.forEach(FaultInstanceProcess::stop);
-			FaultVerification verification = FaultVerification.of(this.database.jdbc(), this.table,
+			FaultVerification verification = FaultVerification.of(this.database.jdbc(), this.outboxes,
 					broker.bootstrapServers(), this.topic, this.log.rolledBack());
 			report(verification, producedAt, drainedAt);
 
@@ -314,6 +372,9 @@ class FaultSuiteTests {
 			assertThat(verification.orderViolations).as("per-key order violations").isEmpty();
 			assertThat(verification.gaps).as("keys whose last delivery is not their counter").isEmpty();
 			assertThat(verification.notPublished).as("rows not PUBLISHED").isEmpty();
+			assertThat(verification.misplaced).as("rows in the outbox of another tenant").isEmpty();
+			assertThat(verification.committedByOutbox().keySet()).as("outboxes with committed events")
+				.hasSize(this.outboxes.size());
 			return verification;
 		}
 
@@ -343,8 +404,8 @@ class FaultSuiteTests {
 				.mapToLong(Commit::latencyMicros)
 				.summaryStatistics();
 			StringBuilder out = new StringBuilder();
-			out.append(String.format("%n[%s] ===== figures (%s, topic %s, table %s) =====%n", this.name,
-					this.database.database(), this.topic, this.table));
+			out.append(String.format("%n[%s] ===== figures (%s, topic %s, tables %s) =====%n", this.name,
+					this.database.database(), this.topic, String.join(", ", tables())));
 			out.append(String.format("[%s] committed events %d, rolled back on purpose %d, other failed transactions %d%n",
 					this.name, verification.committed.size(), this.log.rolledBack().size(), this.log.errors().size()));
 			out.append(String.format("[%s] commit latency: max %.1f ms, avg %.2f ms over %d commits%n", this.name,
@@ -354,11 +415,16 @@ class FaultSuiteTests {
 			}
 			out.append(String.format(
 					"[%s] received %d messages, %d distinct; missing %d, not committed %d, from rolled-back transactions %d, "
-							+ "duplicates %d, order violations %d, gaps %d, rows not published %d%n",
+							+ "duplicates %d, order violations %d, gaps %d, rows not published %d, "
+							+ "rows in another tenant's outbox %d%n",
 					this.name, verification.messages.size(), verification.receivedIds.size(), verification.missing.size(),
 					verification.unexpected.size(), verification.rolledBackReceived.size(),
 					verification.duplicates.size(), verification.orderViolations.size(), verification.gaps.size(),
-					verification.notPublished.size()));
+					verification.notPublished.size(), verification.misplaced.size()));
+			if (!this.tenants.isEmpty()) {
+				out.append(String.format("[%s] committed events by outbox: %s%n", this.name,
+						verification.committedByOutbox()));
+			}
 			out.append(String.format("[%s] runtime: all committed at %.1f s, all published at %.1f s, verified at %.1f s%n",
 					this.name, producedAt, drainedAt, seconds()));
 			print(out, "duplicate", verification.duplicates);
@@ -367,6 +433,7 @@ class FaultSuiteTests {
 			print(out, "order violation", verification.orderViolations);
 			print(out, "gap", verification.gaps);
 			print(out, "not published", verification.notPublished);
+			print(out, "in another tenant's outbox", verification.misplaced);
 			print(out, "instance error", this.log.errors());
 			System.out.println(out);
 		}
@@ -382,9 +449,22 @@ class FaultSuiteTests {
 			return this.instances.stream().filter((instance) -> instance.name().equals(name)).findFirst().orElseThrow();
 		}
 
+		/** The tenant whose transaction raises the poison event: {@code null} for none. */
+		@Nullable String poisonTenant() {
+			return this.tenants.isEmpty() ? null : POISON_TENANT;
+		}
+
+		private List<String> tables() {
+			return this.outboxes.stream().map(FaultVerification.Outbox::table).toList();
+		}
+
 		private int pending() {
-			return this.database.jdbc()
-				.queryForObject("SELECT COUNT(*) FROM " + this.table + " WHERE status = 'PENDING'", Integer.class);
+			int pending = 0;
+			for (String table : tables()) {
+				pending += this.database.jdbc()
+					.queryForObject("SELECT COUNT(*) FROM " + table + " WHERE status = 'PENDING'", Integer.class);
+			}
+			return pending;
 		}
 
 		/**

@@ -8,6 +8,7 @@ import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Properties;
 import java.util.Set;
 import java.util.UUID;
@@ -20,6 +21,7 @@ import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.header.Header;
 import org.apache.kafka.common.serialization.StringDeserializer;
+import org.jspecify.annotations.Nullable;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
@@ -27,8 +29,9 @@ import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.jdbc.core.RowCallbackHandler;
 
 /**
- * What the outbox table holds and what a consumer received at the end of a run, and the figures that
- * compare them.
+ * What the outbox tables hold (the primary one, and each tenant's in its schema) and what a consumer
+ * received at the end of a run, and the figures that compare them. A key is a tenant's: key 7 of one
+ * tenant is another counter than key 7 of another, or of no tenant, and has an order of its own.
  */
 final class FaultVerification {
 
@@ -36,7 +39,8 @@ final class FaultVerification {
 
 	final List<Row> rows = new ArrayList<>();
 
-	final Map<Integer, Long> counters = new HashMap<>();
+	/** The counters' totals, by scoped key ({@link #scopedKey}). */
+	final Map<String, Long> counters = new HashMap<>();
 
 	final List<Message> messages = new ArrayList<>();
 
@@ -61,28 +65,39 @@ final class FaultVerification {
 
 	final List<String> notPublished = new ArrayList<>();
 
+	/** Rows in the outbox of another tenant than the one their transaction ran as. */
+	final List<String> misplaced = new ArrayList<>();
+
 	static FaultVerification of(JdbcTemplate jdbc, String table, String bootstrapServers, String topic,
 			Set<String> rolledBack) {
+		return of(jdbc, List.of(new Outbox(null, table, Counter.TABLE)), bootstrapServers, topic, rolledBack);
+	}
+
+	static FaultVerification of(JdbcTemplate jdbc, List<Outbox> outboxes, String bootstrapServers, String topic,
+			Set<String> rolledBack) {
 		FaultVerification verification = new FaultVerification();
-		verification.readTable(jdbc, table);
+		outboxes.forEach((outbox) -> verification.readTables(jdbc, outbox));
 		verification.consume(bootstrapServers, topic);
 		verification.compare(rolledBack);
 		return verification;
 	}
 
-	private void readTable(JdbcTemplate jdbc, String table) {
-		jdbc.query("SELECT id, seq, event_type, status, attempts, message_key, payload, last_error FROM " + table
-				+ " ORDER BY seq", (RowCallbackHandler) (rs) -> {
+	private void readTables(JdbcTemplate jdbc, Outbox outbox) {
+		jdbc.query("SELECT id, seq, event_type, status, attempts, message_key, payload, last_error FROM "
+				+ outbox.table() + " ORDER BY seq", (RowCallbackHandler) (rs) -> {
 					String type = rs.getString("event_type");
 					JsonNode payload = json.readTree(rs.getString("payload"));
-					this.rows.add(new Row(rs.getString("id"), rs.getLong("seq"), type, rs.getString("status"),
-							rs.getInt("attempts"), rs.getString("message_key"), payload.get("key").asInt(),
+					this.rows.add(new Row(outbox.tenant(), rs.getString("id"), rs.getLong("seq"), type,
+							rs.getString("status"), rs.getInt("attempts"), rs.getString("message_key"),
+							tenantOf(payload), payload.get("key").asInt(),
 							payload.has("n") ? payload.get("n").asLong() : -1, payload.get("txId").asString(),
 							rs.getString("last_error")));
 				});
-		jdbc.query("SELECT id, total FROM " + Counter.TABLE,
-				(RowCallbackHandler) (rs) -> this.counters.put(rs.getInt("id"),
-						rs.getLong("total")));
+		jdbc.query("SELECT id, total FROM " + outbox.counters(), (RowCallbackHandler) (rs) -> this.counters
+			.put(scopedKey(outbox.tenant(), rs.getInt("id")), rs.getLong("total")));
+	}
+
+	private void collectCommitted() {
 		for (Row row : this.rows) {
 			if (row.type().equals(Counted.TYPE)) {
 				this.committed.put(row.id(), row);
@@ -116,15 +131,16 @@ final class FaultVerification {
 					JsonNode payload = json.readTree(record.value());
 					this.messages.add(new Message(record.partition(), record.offset(), record.key(),
 							headers.get(OutboxHeaders.MESSAGE_ID), headers.get(OutboxHeaders.EVENT_TYPE),
-							payload.get("key").asInt(), payload.has("n") ? payload.get("n").asLong() : -1,
-							payload.get("txId").asString()));
+							tenantOf(payload), payload.get("key").asInt(),
+							payload.has("n") ? payload.get("n").asLong() : -1, payload.get("txId").asString()));
 				}
 			}
 		}
 	}
 
 	private void compare(Set<String> rolledBack) {
-		Map<Integer, Long> lastByKey = new HashMap<>();
+		collectCommitted();
+		Map<String, Long> lastByKey = new HashMap<>();
 		for (Message message : this.messages) {
 			if (!this.receivedIds.add(message.id())) {
 				this.duplicates.add(message.toString());
@@ -140,12 +156,12 @@ final class FaultVerification {
 				this.orderViolations.add("key mismatch: " + message);
 			}
 			// Each key's first deliveries must carry 1, 2, 3...: commit order, nothing skipped.
-			long previous = lastByKey.getOrDefault(message.payloadKey(), 0L);
+			String key = scopedKey(message.tenant(), message.payloadKey());
+			long previous = lastByKey.getOrDefault(key, 0L);
 			if (message.n() != previous + 1) {
-				this.orderViolations.add("key " + message.payloadKey() + ": " + message.n() + " after " + previous
-						+ " (" + message + ")");
+				this.orderViolations.add("key " + key + ": " + message.n() + " after " + previous + " (" + message + ")");
 			}
-			lastByKey.put(message.payloadKey(), Math.max(previous, message.n()));
+			lastByKey.put(key, Math.max(previous, message.n()));
 		}
 		for (Row row : this.committed.values()) {
 			if (!this.receivedIds.contains(row.id())) {
@@ -165,7 +181,41 @@ final class FaultVerification {
 			if (!row.status().equals("PUBLISHED") && !row.type().equals(Poison.TYPE)) {
 				this.notPublished.add(row.toString());
 			}
+			if (!Objects.equals(row.tenant(), row.payloadTenant())) {
+				this.misplaced.add("in the outbox of " + describe(row.tenant()) + ": " + row);
+			}
 		}
+	}
+
+	/**
+	 * The committed events of each outbox that has some.
+	 * @return counts by outbox, as {@link #describe} names it
+	 */
+	Map<String, Long> committedByOutbox() {
+		Map<String, Long> counts = new LinkedHashMap<>();
+		this.committed.values().forEach((row) -> counts.merge(describe(row.tenant()), 1L, Long::sum));
+		return counts;
+	}
+
+	/**
+	 * Names an outbox by its tenant.
+	 * @param tenant the tenant, {@code null} for the primary outbox
+	 * @return {@code tenant a}, or {@code no tenant}
+	 */
+	static String describe(@Nullable String tenant) {
+		return (tenant != null) ? "tenant " + tenant : "no tenant";
+	}
+
+	/**
+	 * A key as the order is kept for it: a tenant's key ({@code a/7}), or a key of no tenant ({@code 7}).
+	 */
+	static String scopedKey(@Nullable String tenant, int key) {
+		return (tenant != null) ? tenant + "/" + key : String.valueOf(key);
+	}
+
+	private static @Nullable String tenantOf(JsonNode payload) {
+		JsonNode tenant = payload.get("tenant");
+		return (tenant != null && !tenant.isNull()) ? tenant.asString() : null;
 	}
 
 	List<Row> rowsOfType(String type) {
@@ -176,24 +226,43 @@ final class FaultVerification {
 		return this.counters.values().stream().mapToLong(Long::longValue).sum();
 	}
 
-	record Row(String id, long seq, String type, String status, int attempts, String messageKey, int payloadKey,
-			long n, String txId, String lastError) {
+	/**
+	 * One outbox of a run.
+	 *
+	 * @param tenant its tenant, {@code null} for the primary outbox
+	 * @param table its table, qualified by the tenant's schema
+	 * @param counters the counters' table in the same schema
+	 */
+	record Outbox(@Nullable String tenant, String table, String counters) {
+
+	}
+
+	/**
+	 * A row of an outbox table.
+	 *
+	 * @param tenant the tenant of the outbox it is in
+	 * @param payloadTenant the tenant its transaction ran as
+	 */
+	record Row(@Nullable String tenant, String id, long seq, String type, String status, int attempts,
+			String messageKey, @Nullable String payloadTenant, int payloadKey, long n, String txId,
+			String lastError) {
 
 		@Override
 		public String toString() {
-			return this.type + " " + this.id + " seq " + this.seq + " key " + this.payloadKey + " n " + this.n + " tx "
-					+ this.txId + " " + this.status + " attempts " + this.attempts;
+			return this.type + " " + this.id + " seq " + this.seq + " key " + scopedKey(this.payloadTenant,
+					this.payloadKey) + " n " + this.n + " tx " + this.txId + " " + this.status + " attempts "
+					+ this.attempts;
 		}
 
 	}
 
-	record Message(int partition, long offset, String key, String id, String type, int payloadKey, long n,
-			String txId) {
+	record Message(int partition, long offset, String key, String id, String type, @Nullable String tenant,
+			int payloadKey, long n, String txId) {
 
 		@Override
 		public String toString() {
-			return this.type + " " + this.id + " key " + this.key + " n " + this.n + " tx " + this.txId + " at "
-					+ this.partition + "@" + this.offset;
+			return this.type + " " + this.id + " key " + scopedKey(this.tenant, this.payloadKey) + " n " + this.n
+					+ " tx " + this.txId + " at " + this.partition + "@" + this.offset;
 		}
 
 	}
