@@ -41,7 +41,7 @@ import tools.jackson.databind.json.JsonMapper;
  * the drain);</li>
  * <li>events lost while the broker is down: {@code lost-events} (500);</li>
  * <li>delivery latency: {@code latency-rate} (500 events/s) for {@code latency-seconds} (30), then
- * {@code latency-burst-transactions} (20000) from 8 threads as fast as they go; {@code latency-limit-seconds}
+ * {@code latency-burst-transactions} (20000) from 8 threads (the steady rate left out with {@code latency-seconds=0}) as fast as they go; {@code latency-limit-seconds}
  * (120, how long to wait for the events once written), {@code latency-contenders};</li>
  * <li>scale-out: {@code scaleout-events} (100000) drained by 1, 2 and 3 instances of the starter;</li>
  * <li>large backlog: {@code memory-events} (1000000) drained by the starter under {@code -Xmx256m}

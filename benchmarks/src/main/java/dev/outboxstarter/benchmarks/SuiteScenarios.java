@@ -188,8 +188,10 @@ final class SuiteScenarios {
 		List<String> steadyParameters = new ArrayList<>(latencyParameters());
 		steadyParameters.add("rate=" + rate);
 		steadyParameters.add("seconds=" + seconds);
-		this.tables.table(steady, rounds(steady, contenders, rounds, "latency-steady", steadyParameters),
-				List.of("achievedRate", "p50Millis", "p99Millis", "maxMillis", "received", "lost"), "p99Millis");
+		if (seconds > 0) {
+			this.tables.table(steady, rounds(steady, contenders, rounds, "latency-steady", steadyParameters),
+					List.of("achievedRate", "p50Millis", "p99Millis", "maxMillis", "received", "lost"), "p99Millis");
+		}
 		latencyBurst(contenders, rounds);
 	}
 
