@@ -187,6 +187,26 @@ class TenantOutboxesTests {
 
 	@ParameterizedTest
 	@EnumSource(value = TestDatabase.class, names = "H2")
+	void eventsOfEveryTenantHeldBackByABrokerOutageAreDueAsSoonAsItEnds(TestDatabase database) {
+		runner(database).withPropertyValues("outbox.retry.initial-delay=1h", "outbox.retry.max-delay=1h")
+			.run((context) -> {
+				TenantOutboxes outboxes = context.getBean(TenantOutboxes.class);
+				this.transport.down = true;
+				publishAs(context, "acme", "acme during the outage");
+				publishAs(context, "globex", "globex during the outage");
+				outboxes.relay().round();
+				assertThat(this.transport.payloads).isEmpty();
+				this.transport.down = false;
+				publishAs(context, "acme", "acme after the outage");
+				outboxes.relay().round();
+				outboxes.relay().round();
+				assertThat(this.transport.payloads).containsExactlyInAnyOrder("\"acme during the outage\"",
+						"\"globex during the outage\"", "\"acme after the outage\"");
+			});
+	}
+
+	@ParameterizedTest
+	@EnumSource(value = TestDatabase.class, names = "H2")
 	void backlogOfEachTenantCanBeRead(TestDatabase database) {
 		runner(database).run((context) -> {
 			publishAs(context, "acme", "acme event");
@@ -304,6 +324,8 @@ class TenantOutboxesTests {
 
 		private final List<String> payloads = new CopyOnWriteArrayList<>();
 
+		private volatile boolean down;
+
 		@Override
 		public String name() {
 			return "recording";
@@ -311,8 +333,16 @@ class TenantOutboxesTests {
 
 		@Override
 		public CompletableFuture<?> send(OutboxMessage message) {
+			if (this.down) {
+				return CompletableFuture.failedFuture(new IllegalStateException("The broker is down"));
+			}
 			this.payloads.add(message.payload());
 			return CompletableFuture.completedFuture(null);
+		}
+
+		@Override
+		public boolean isUnavailable(Throwable failure) {
+			return failure instanceof IllegalStateException;
 		}
 
 	}

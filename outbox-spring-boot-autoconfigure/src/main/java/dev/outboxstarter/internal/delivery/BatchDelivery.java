@@ -106,6 +106,7 @@ public class BatchDelivery {
 	 * @return what was done
 	 */
 	public DeliveryResult deliver(PublishPath path, Function<OutboxStore, ClaimedBatch> claim) {
+		this.outageTransitions.catchUpWithEndedOutages();
 		BatchOutcome outcome = this.transactionTemplate.execute((status) -> {
 			ClaimedBatch batch = claim.apply(this.store);
 			if (batch.events().isEmpty()) {

@@ -9,6 +9,7 @@ import java.util.SortedSet;
 import java.util.TreeSet;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
 
 import dev.outboxstarter.internal.store.ClaimedEvent;
 import dev.outboxstarter.operations.PausedDestination;
@@ -45,6 +46,16 @@ public final class Outages {
 	private final Map<String, LatestAcknowledgements> acknowledgements = new ConcurrentHashMap<>();
 
 	private final Map<Destination, Pause> pausedDestinations = new ConcurrentHashMap<>();
+
+	/**
+	 * By transport, how many of its outages have ended: every outbox's delivery makes its own table's
+	 * rows of the transport that wait out a retry backoff due, once per ended outage, whichever outbox's
+	 * delivery saw the outage end.
+	 */
+	private final Map<String, Long> endedOutages = new ConcurrentHashMap<>();
+
+	/** The sum of {@link #endedOutages}: a delivery with nothing to catch up reads only this. */
+	private final AtomicLong endedOutageCount = new AtomicLong();
 
 	/** Whether the cap on pauses has been logged since it was last reached. */
 	private final AtomicBoolean capLogged = new AtomicBoolean();
@@ -101,7 +112,28 @@ public final class Outages {
 	 */
 	@Nullable Duration transportAcknowledged(String transport, long now) {
 		Long since = this.unavailableTransports.remove(transport);
-		return (since != null) ? Duration.ofNanos(now - since) : null;
+		if (since == null) {
+			return null;
+		}
+		this.endedOutages.merge(transport, 1L, Long::sum);
+		this.endedOutageCount.incrementAndGet();
+		return Duration.ofNanos(now - since);
+	}
+
+	/**
+	 * How many outages of any transport have ended.
+	 * @return the count
+	 */
+	long endedOutageCount() {
+		return this.endedOutageCount.get();
+	}
+
+	/**
+	 * How many outages of each transport have ended.
+	 * @return the counts by transport
+	 */
+	Map<String, Long> endedOutagesByTransport() {
+		return Map.copyOf(this.endedOutages);
 	}
 
 	void destinationAcknowledged(Destination destination, long now) {
