@@ -4,6 +4,8 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashSet;
+import java.util.IdentityHashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -15,6 +17,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Function;
+import java.util.function.Predicate;
 
 import dev.outboxstarter.internal.store.ClaimedBatch;
 import dev.outboxstarter.internal.store.ClaimedEvent;
@@ -26,7 +29,9 @@ import dev.outboxstarter.spi.OutboxTransport;
 import dev.outboxstarter.spi.PublishPath;
 import org.jspecify.annotations.Nullable;
 
+import org.springframework.transaction.support.ResourceTransactionManager;
 import org.springframework.transaction.support.TransactionTemplate;
+import org.springframework.util.Assert;
 
 /**
  * Publishes one claimed batch, the same way for the fast path and the relay: in one transaction it
@@ -106,26 +111,62 @@ public class BatchDelivery {
 	 * @return what was done
 	 */
 	public DeliveryResult deliver(PublishPath path, Function<OutboxStore, ClaimedBatch> claim) {
-		this.outageTransitions.catchUpWithEndedOutages();
+		return deliverTogether(path, Map.of(this, claim));
+	}
+
+	/**
+	 * Claims a batch in each of several outbox tables and publishes them as one: in one transaction,
+	 * with one wait for the acknowledgements of all, where a batch per table would take a commit and a
+	 * wait each. Every table's delivery must {@linkplain #sharesTransactionsWith share this one's
+	 * transactions}; each keeps the order of its own keys, and records its rows' outcomes in its own
+	 * table.
+	 * @param path which path is publishing
+	 * @param claims for each table's delivery, what locks the rows to publish in that table, in seq
+	 * order
+	 * @return what was done, over all the tables
+	 */
+	public DeliveryResult deliverTogether(PublishPath path,
+			Map<BatchDelivery, Function<OutboxStore, ClaimedBatch>> claims) {
+		claims.keySet().forEach((table) -> {
+			Assert.isTrue(sharesTransactionsWith(table), "Outbox tables delivered together must share a data source");
+			table.outageTransitions.catchUpWithEndedOutages();
+		});
 		BatchOutcome outcome = this.transactionTemplate.execute((status) -> {
-			ClaimedBatch batch = claim.apply(this.store);
-			if (batch.events().isEmpty()) {
+			Tables tables = new Tables(claims.size());
+			claims.forEach((table, claim) -> tables.claimed(table, claim.apply(table.store)));
+			if (tables.claimed == 0) {
 				return null;
 			}
-			BatchOutcome result = publish(batch.publishable(), batch.events().size());
-			result.recordIn(this.store, this.publishTimeout);
+			BatchOutcome result = publish(tables);
+			tables.batches.forEach((table, batch) -> result.recordIn(table.store, tables.inTable(table),
+					this.publishTimeout));
 			return result;
 		});
-		this.inFlight.pruneResolved();
+		claims.keySet().forEach((table) -> table.inFlight.pruneResolved());
 		if (outcome == null) {
 			return NOTHING_CLAIMED;
 		}
-		this.inFlight.recorded(outcome.recordedEarlierSends());
+		claims.keySet().forEach((table) -> table.inFlight.recorded(outcome.recordedEarlierSends()));
 		this.outageTransitions.batchCommitted(outcome);
 		DeliveryResult result = outcome.result();
 		// Only once the outcome is committed.
 		outcome.tell(this.listeners, path, result);
 		return result;
+	}
+
+	/**
+	 * Whether this delivery's transactions are the other's too: both tables are in one data source, so
+	 * one transaction can claim and mark the rows of both.
+	 * @param other the delivery of another table
+	 * @return whether the two can be delivered together
+	 */
+	public boolean sharesTransactionsWith(BatchDelivery other) {
+		if (other == this) {
+			return true;
+		}
+		return this.transactionTemplate.getTransactionManager() instanceof ResourceTransactionManager mine
+				&& other.transactionTemplate.getTransactionManager() instanceof ResourceTransactionManager theirs
+				&& mine.getResourceFactory() == theirs.getResourceFactory();
 	}
 
 	/**
@@ -140,15 +181,19 @@ public class BatchDelivery {
 	 * older producer batch, which expires first, and a message of a key appended to it can fail while the
 	 * next message of the key, in a newer producer batch, is delivered once the broker is back. So a round
 	 * that starts while any send of this delivery is unresolved takes one message of each key.
+	 * <p>
+	 * The keys of several tables delivered together are told apart by neither rule: two tables' events
+	 * of one key go in separate rounds, and a failure stops the key in both, which leaves events pending
+	 * and never reorders them.
 	 */
-	private BatchOutcome publish(List<ClaimedEvent> events, int claimed) {
+	private BatchOutcome publish(Tables tables) {
 		long deadline = System.nanoTime() + this.publishTimeout.toNanos();
 		SendFailures failures = new SendFailures(this.transports, this.retryPolicy, this.outages);
-		BatchOutcome outcome = new BatchOutcome(claimed, failures, this.outages);
-		List<ClaimedEvent> unsent = recordEarlierSends(events, outcome);
+		BatchOutcome outcome = new BatchOutcome(tables.claimed, failures, this.outages);
+		List<ClaimedEvent> unsent = recordEarlierSends(tables, outcome);
 		while (!unsent.isEmpty() && System.nanoTime() < deadline && !outcome.isInterrupted()) {
 			// This batch's earlier rounds are resolved: what is unresolved is another batch's.
-			boolean keyRunsAtOnce = this.unresolvedSends.get() == 0;
+			boolean keyRunsAtOnce = tables.noSendUnresolved();
 			List<ClaimedEvent> round = new ArrayList<>(unsent.size());
 			List<ClaimedEvent> later = new ArrayList<>();
 			Set<OrderingKey> keysInRound = new HashSet<>();
@@ -164,7 +209,7 @@ public class BatchDelivery {
 					round.add(event);
 				}
 			}
-			sendAndAwait(round, deadline, outcome);
+			sendAndAwait(tables, round, deadline, outcome);
 			unsent = later;
 		}
 		outcome.failures().recordUnavailableSends();
@@ -178,11 +223,12 @@ public class BatchDelivery {
 	 * events of their keys.
 	 * @return the events never sent, to send now
 	 */
-	private List<ClaimedEvent> recordEarlierSends(List<ClaimedEvent> events, BatchOutcome outcome) {
+	private List<ClaimedEvent> recordEarlierSends(Tables tables, BatchOutcome outcome) {
+		List<ClaimedEvent> events = tables.publishable;
 		List<ClaimedEvent> unsent = null;
 		for (int i = 0; i < events.size(); i++) {
 			ClaimedEvent event = events.get(i);
-			InFlightSends.Send earlier = this.inFlight.get(event.message().id());
+			InFlightSends.Send earlier = tables.of(event).inFlight.get(event.message().id());
 			if (earlier == null) {
 				if (unsent != null) {
 					unsent.add(event);
@@ -229,7 +275,7 @@ public class BatchDelivery {
 	 * batch: a transport that blocks and then throws rather than return a future would block as long
 	 * for each further message, keeping the batch's locks and the next poll waiting for nothing.
 	 */
-	private void sendAndAwait(List<ClaimedEvent> round, long deadline, BatchOutcome outcome) {
+	private void sendAndAwait(Tables tables, List<ClaimedEvent> round, long deadline, BatchOutcome outcome) {
 		List<Sent> sent = new ArrayList<>(round.size());
 		for (ClaimedEvent event : round) {
 			OrderingKey key = orderingKey(event);
@@ -247,7 +293,7 @@ public class BatchDelivery {
 				continue;
 			}
 			try {
-				sent.add(new Sent(event, send(transport, event)));
+				sent.add(new Sent(event, tables.of(event).send(transport, event)));
 			}
 			catch (RejectedExecutionException ex) {
 				outcome.failures().noRoomFor(event);
@@ -259,7 +305,7 @@ public class BatchDelivery {
 			}
 		}
 		for (Sent message : sent) {
-			if (!awaitAcknowledgement(message, deadline, outcome)) {
+			if (!tables.of(message.event()).awaitAcknowledgement(message, deadline, outcome)) {
 				outcome.stop(orderingKey(message.event()));
 			}
 		}
@@ -332,6 +378,55 @@ public class BatchDelivery {
 	}
 
 	private record Sent(ClaimedEvent event, CompletableFuture<Instant> acknowledgement) {
+	}
+
+	/**
+	 * The tables of a batch and the rows claimed in each. A row's sends are its table's delivery's:
+	 * that delivery's relay then sees what the batch left in flight.
+	 */
+	private final class Tables {
+
+		private final Map<BatchDelivery, ClaimedBatch> batches;
+
+		/** The table of each row, when there are several tables. */
+		private final @Nullable Map<ClaimedEvent, BatchDelivery> tableOfRow;
+
+		private final List<ClaimedEvent> publishable = new ArrayList<>();
+
+		private int claimed;
+
+		Tables(int count) {
+			this.batches = new LinkedHashMap<>(count * 2);
+			this.tableOfRow = (count > 1) ? new IdentityHashMap<>() : null;
+		}
+
+		void claimed(BatchDelivery table, ClaimedBatch batch) {
+			this.batches.put(table, batch);
+			this.claimed += batch.events().size();
+			List<ClaimedEvent> publishable = batch.publishable();
+			this.publishable.addAll(publishable);
+			if (this.tableOfRow != null) {
+				publishable.forEach((event) -> this.tableOfRow.put(event, table));
+			}
+		}
+
+		BatchDelivery of(ClaimedEvent event) {
+			return (this.tableOfRow != null) ? this.tableOfRow.get(event) : BatchDelivery.this;
+		}
+
+		Predicate<ClaimedEvent> inTable(BatchDelivery table) {
+			return (this.tableOfRow != null) ? (event) -> this.tableOfRow.get(event) == table : (event) -> true;
+		}
+
+		boolean noSendUnresolved() {
+			for (BatchDelivery table : this.batches.keySet()) {
+				if (table.unresolvedSends.get() != 0) {
+					return false;
+				}
+			}
+			return true;
+		}
+
 	}
 
 }

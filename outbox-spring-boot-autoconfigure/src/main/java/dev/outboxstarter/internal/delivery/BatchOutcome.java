@@ -9,6 +9,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
+import java.util.function.Predicate;
 
 import dev.outboxstarter.internal.store.ClaimedEvent;
 import dev.outboxstarter.internal.store.ClaimedEvent.OrderingKey;
@@ -141,19 +142,19 @@ final class BatchOutcome {
 	/**
 	 * Records the outcome in the batch's transaction. A send still in flight is no attempt: its row is
 	 * due again after one more publish timeout (see {@link InFlightSends}).
-	 * @param store the store that claimed the batch
+	 * @param store the store of a table whose rows the batch claimed
+	 * @param inTable which of the batch's rows are in that table
 	 * @param publishTimeout the delivery's publish timeout
 	 */
-	void recordIn(OutboxStore store, Duration publishTimeout) {
-		store.markPublished(ids(acknowledgedEvents()));
-		this.failures.recordIn(store);
-		this.postponed.forEach((pause, events) -> store.postpone(ids(events), pause.remainingAt(System.nanoTime()),
-				"Not sent: its destination is paused until " + pause.endsAt() + ", after it failed while the "
-						+ "transport took messages to other destinations: " + pause.error()));
-		if (!this.inFlight.isEmpty()) {
-			store.postpone(ids(this.inFlight), publishTimeout, "Sent, not acknowledged within outbox.publish-timeout ("
-					+ publishTimeout + "); not sent again while this instance awaits its acknowledgement");
-		}
+	void recordIn(OutboxStore store, Predicate<ClaimedEvent> inTable, Duration publishTimeout) {
+		store.markPublished(ids(this.published.stream().map(Acknowledged::event).filter(inTable).toList()));
+		this.failures.recordIn(store, inTable);
+		this.postponed.forEach((pause, events) -> store.postpone(ids(events.stream().filter(inTable).toList()),
+				pause.remainingAt(System.nanoTime()), "Not sent: its destination is paused until " + pause.endsAt()
+						+ ", after it failed while the transport took messages to other destinations: " + pause.error()));
+		store.postpone(ids(this.inFlight.stream().filter(inTable).toList()), publishTimeout,
+				"Sent, not acknowledged within outbox.publish-timeout (" + publishTimeout + "); not sent again while "
+						+ "this instance awaits its acknowledgement");
 	}
 
 	DeliveryResult result() {

@@ -10,9 +10,12 @@ import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Function;
 import java.util.function.Supplier;
 
+import dev.outboxstarter.internal.store.ClaimedBatch;
 import dev.outboxstarter.internal.store.ClaimedEvent.OrderingKey;
+import dev.outboxstarter.internal.store.OutboxStore;
 import dev.outboxstarter.internal.store.RelayHandOff;
 import dev.outboxstarter.spi.CapturedEvent;
 import dev.outboxstarter.spi.CommittedEventsListener;
@@ -251,15 +254,15 @@ public class FastPathDispatcher implements CommittedEventsListener, SmartLifecyc
 		}
 
 		/**
-		 * Publishes a batch through the delivery of each table its events belong to, in queue order per
-		 * table: nearly always a single one.
+		 * Publishes a batch, nearly always of one table. Events of several tables, such as tenants'
+		 * schemas, go out together for each data source they share, in queue order per table.
 		 */
 		private void deliver(List<Queued> batch) {
 			BatchDelivery delivery = batch.get(0).delivery();
 			List<CapturedEvent> events = new ArrayList<>(batch.size());
 			for (Queued queued : batch) {
 				if (queued.delivery() != delivery) {
-					deliverByTable(batch);
+					deliverByDataSource(batch);
 					return;
 				}
 				events.add(queued.event());
@@ -267,19 +270,50 @@ public class FastPathDispatcher implements CommittedEventsListener, SmartLifecyc
 			delivery.deliver(PublishPath.FAST, (store) -> store.claimCaptured(events));
 		}
 
-		private void deliverByTable(List<Queued> batch) {
+		private void deliverByDataSource(List<Queued> batch) {
 			Map<BatchDelivery, List<CapturedEvent>> byTable = new LinkedHashMap<>();
 			for (Queued queued : batch) {
 				byTable.computeIfAbsent(queued.delivery(), (table) -> new ArrayList<>()).add(queued.event());
 			}
-			byTable.forEach((delivery, events) -> {
+			List<TablesOfDataSource> byDataSource = new ArrayList<>();
+			byTable.forEach((table, events) -> TablesOfDataSource.of(table, byDataSource)
+				.claims.put(table, (store) -> store.claimCaptured(events)));
+			for (TablesOfDataSource tables : byDataSource) {
 				try {
-					delivery.deliver(PublishPath.FAST, (store) -> store.claimCaptured(events));
+					tables.lead.deliverTogether(PublishPath.FAST, tables.claims);
 				}
 				catch (RuntimeException ex) {
-					logger.warn("Fast path could not publish " + events.size() + " outbox events; the relay will", ex);
+					logger.warn("Fast path could not publish the outbox events of " + tables.claims.size()
+							+ " tables; the relay will", ex);
 				}
-			});
+			}
+		}
+
+	}
+
+	/**
+	 * The tables of one data source in a batch, and how to claim each one's rows.
+	 */
+	private static final class TablesOfDataSource {
+
+		private final BatchDelivery lead;
+
+		private final Map<BatchDelivery, Function<OutboxStore, ClaimedBatch>> claims = new LinkedHashMap<>();
+
+		private TablesOfDataSource(BatchDelivery lead) {
+			this.lead = lead;
+		}
+
+		/** The tables gathered so far that share the table's data source, or new ones if none do. */
+		static TablesOfDataSource of(BatchDelivery table, List<TablesOfDataSource> gathered) {
+			for (TablesOfDataSource tables : gathered) {
+				if (tables.lead.sharesTransactionsWith(table)) {
+					return tables;
+				}
+			}
+			TablesOfDataSource tables = new TablesOfDataSource(table);
+			gathered.add(tables);
+			return tables;
 		}
 
 	}

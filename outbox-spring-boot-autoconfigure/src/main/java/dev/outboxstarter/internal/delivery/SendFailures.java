@@ -8,6 +8,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
+import java.util.function.Predicate;
 import java.util.stream.Collectors;
 
 import dev.outboxstarter.internal.store.ClaimedEvent;
@@ -225,11 +226,15 @@ final class SendFailures {
 	/**
 	 * Records the failed attempts, and the events their transport had no room for, in the batch's
 	 * transaction.
-	 * @param store the store that claimed the batch
+	 * @param store the store of a table whose rows the batch claimed
+	 * @param inTable which of the batch's rows are in that table
 	 */
-	void recordIn(OutboxStore store) {
-		store.markFailed(this.failures.stream().map(Failure::attempt).toList());
+	void recordIn(OutboxStore store, Predicate<ClaimedEvent> inTable) {
+		store.markFailed(this.failures.stream().filter((failure) -> inTable.test(failure.event()))
+			.map(Failure::attempt)
+			.toList());
 		this.noRoom.stream()
+			.filter(inTable)
 			.collect(Collectors.groupingBy(ClaimedEvent::transport))
 			.forEach((transport, events) -> store.postpone(ids(events), this.retryPolicy.delayAfter(1),
 					noRoomIn(transport)));

@@ -1,8 +1,11 @@
 package dev.outboxstarter.internal.delivery;
 
+import java.sql.Connection;
+import java.sql.SQLException;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -17,13 +20,17 @@ import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Function;
 import java.util.function.Predicate;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
 
+import javax.sql.DataSource;
+
 import dev.outboxstarter.internal.store.ClaimedBatch;
 import dev.outboxstarter.internal.store.FailedAttempt;
+import dev.outboxstarter.internal.store.OutboxStatements.KeyOrdering;
 import dev.outboxstarter.internal.store.OutboxStore;
 import dev.outboxstarter.spi.CapturedEvent;
 import dev.outboxstarter.spi.DeliveryResult;
@@ -42,9 +49,11 @@ import org.junit.jupiter.api.extension.ExtendWith;
 
 import org.springframework.boot.test.system.CapturedOutput;
 import org.springframework.boot.test.system.OutputCaptureExtension;
+import org.springframework.jdbc.datasource.DelegatingDataSource;
 
 import static dev.outboxstarter.testsupport.OutboxTestTable.event;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
 import static org.awaitility.Awaitility.await;
 
 /**
@@ -203,6 +212,63 @@ public class BatchDeliveryTests {
 		assertThat(this.outbox.row(k2.id()).attempts()).isZero();
 		assertThat(this.outbox.row(k2.id()).lastError()).isNull();
 		assertThat(this.outbox.row(l1.id()).status()).isEqualTo("PUBLISHED");
+	}
+
+	@Test
+	void tablesOfOneDataSourceDeliveredTogetherTakeOneTransactionAndEachRecordsOnlyItsOwnRows() {
+		AtomicInteger connections = new AtomicInteger();
+		DataSource dataSource = new DelegatingDataSource(this.outbox.dataSource()) {
+
+			@Override
+			public Connection getConnection() throws SQLException {
+				connections.incrementAndGet();
+				return super.getConnection();
+			}
+
+		};
+		OutboxTestTable otherTable = OutboxTestTable.prepare(TestDatabase.H2, TABLE + "_other");
+		OutboxStore otherStore = otherTable.store(dataSource, KeyOrdering.PER_KEY);
+		CapturedEvent mine = event("queue", "q", "K");
+		CapturedEvent refused = event("queue", "q", "L");
+		CapturedEvent theirs = event("queue", "q", "M");
+		insert(mine);
+		otherTable.insert(otherStore, Duration.ZERO, refused, theirs);
+		InMemoryTransport transport = new InMemoryTransport("queue", false,
+				(message) -> !message.id().equals(refused.id()));
+		this.outages = new Outages(TEN_ATTEMPTS);
+		BatchDelivery delivery = new BatchDelivery(this.outbox.store(dataSource, KeyOrdering.PER_KEY),
+				Map.of("queue", transport), TEN_ATTEMPTS, Duration.ofSeconds(5), true,
+				OutboxTestTable.transactions(dataSource), List.of(), this.outages);
+		BatchDelivery otherDelivery = new BatchDelivery(otherStore, Map.of("queue", transport), TEN_ATTEMPTS,
+				Duration.ofSeconds(5), true, OutboxTestTable.transactions(dataSource), List.of(), this.outages);
+		Map<BatchDelivery, Function<OutboxStore, ClaimedBatch>> claims = new LinkedHashMap<>();
+		claims.put(delivery, due());
+		claims.put(otherDelivery, due());
+		connections.set(0);
+
+		DeliveryResult result = delivery.deliverTogether(PublishPath.FAST, claims);
+
+		assertThat(result).isEqualTo(new DeliveryResult(3, 2, 1));
+		assertThat(connections).hasValue(1);
+		assertThat(this.outbox.row(mine.id()).status()).isEqualTo("PUBLISHED");
+		assertThat(otherTable.row(theirs.id()).status()).isEqualTo("PUBLISHED");
+		assertThat(otherTable.row(refused.id()).status()).isEqualTo("PENDING");
+		assertThat(otherTable.row(refused.id()).attempts()).isEqualTo(1);
+		assertThat(otherTable.row(refused.id()).lastError()).contains("refused " + refused.id());
+	}
+
+	@Test
+	void tablesOfDifferentDataSourcesAreNotDeliveredTogether() {
+		OutboxTestTable otherTable = OutboxTestTable.prepare(TestDatabase.H2, TABLE + "_other");
+		InMemoryTransport transport = new InMemoryTransport("queue", false, (message) -> true);
+		BatchDelivery delivery = delivery(transport, Duration.ofSeconds(5));
+		BatchDelivery otherDelivery = otherTable.delivery(transport);
+		Map<BatchDelivery, Function<OutboxStore, ClaimedBatch>> claims = new LinkedHashMap<>();
+		claims.put(delivery, due());
+		claims.put(otherDelivery, due());
+
+		assertThat(delivery.sharesTransactionsWith(otherDelivery)).isFalse();
+		assertThatIllegalArgumentException().isThrownBy(() -> delivery.deliverTogether(PublishPath.FAST, claims));
 	}
 
 	@Test

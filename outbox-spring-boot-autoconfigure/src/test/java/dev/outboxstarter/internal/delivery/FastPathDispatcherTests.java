@@ -2,6 +2,7 @@ package dev.outboxstarter.internal.delivery;
 
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -13,9 +14,13 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 
+import dev.outboxstarter.internal.store.OutboxStatements.KeyOrdering;
 import dev.outboxstarter.spi.CapturedEvent;
+import dev.outboxstarter.spi.DeliveryResult;
+import dev.outboxstarter.spi.OutboxDeliveryListener;
 import dev.outboxstarter.spi.OutboxMessage;
 import dev.outboxstarter.spi.OutboxTransport;
+import dev.outboxstarter.spi.PublishPath;
 import dev.outboxstarter.testsupport.OutboxTestTable;
 import dev.outboxstarter.testsupport.TestDatabase;
 import org.junit.jupiter.api.AfterEach;
@@ -115,6 +120,60 @@ public class FastPathDispatcherTests {
 		assertThat(idle.queueSize()).isEqualTo(2);
 		assertThat(idle.overflowCount()).isOne();
 		idle.stop();
+	}
+
+	@Test
+	void eventsOfSeveralTablesOfOneDataSourceQueuedTogetherArePublishedAsOneBatch() {
+		List<DeliveryResult> batches = new CopyOnWriteArrayList<>();
+		OutboxDeliveryListener listener = new OutboxDeliveryListener() {
+
+			@Override
+			public void delivered(PublishPath path, DeliveryResult result) {
+				batches.add(result);
+			}
+
+		};
+		RetryPolicy retry = new RetryPolicy(Duration.ofMinutes(1), 2, Duration.ofMinutes(5), 0, 10);
+		Outages outages = new Outages(retry);
+		List<OutboxTestTable> tables = new ArrayList<>();
+		List<BatchDelivery> deliveries = new ArrayList<>();
+		for (int i = 0; i < 3; i++) {
+			OutboxTestTable table = OutboxTestTable.prepare(TestDatabase.H2, TABLE + "_" + i);
+			tables.add(table);
+			deliveries.add(new BatchDelivery(table.store(this.outbox.dataSource(), KeyOrdering.PER_KEY),
+					Map.of("queue", this.transport), retry, Duration.ofSeconds(5), true,
+					OutboxTestTable.transactions(this.outbox.dataSource()), List.of(listener), outages));
+		}
+		List<Runnable> worker = new CopyOnWriteArrayList<>();
+		FastPathDispatcher dispatcher = new FastPathDispatcher(deliveries.get(0), 1000, 500, 1, Duration.ofSeconds(5),
+				() -> new SimpleAsyncTaskScheduler() {
+
+					@Override
+					public void execute(Runnable task) {
+						worker.add(task);
+					}
+
+				});
+		dispatcher.start();
+		Map<UUID, OutboxTestTable> committed = new LinkedHashMap<>();
+		for (int i = 0; i < 3; i++) {
+			for (String key : List.of("K", "L")) {
+				CapturedEvent event = event("queue", "q", key);
+				tables.get(i).insert(tables.get(i).store(), Duration.ofMinutes(1), event);
+				dispatcher.committed(deliveries.get(i), List.of(event));
+				committed.put(event.id(), tables.get(i));
+			}
+		}
+		Thread running = new Thread(worker.get(0));
+
+		running.start();
+
+		await().atMost(Duration.ofSeconds(10))
+			.pollInterval(Duration.ofMillis(20))
+			.untilAsserted(() -> committed
+				.forEach((id, table) -> assertThat(table.row(id).status()).isEqualTo("PUBLISHED")));
+		dispatcher.stop();
+		assertThat(batches).containsExactly(new DeliveryResult(6, 6, 0));
 	}
 
 	private static CapturedEvent withPayload(String payload) {
