@@ -42,6 +42,7 @@ import org.springframework.boot.task.SimpleAsyncTaskSchedulerBuilder;
 import org.springframework.context.SmartLifecycle;
 import org.springframework.core.io.ResourceLoader;
 import org.springframework.transaction.PlatformTransactionManager;
+import org.springframework.transaction.support.TransactionTemplate;
 
 /**
  * The outboxes of the data sources other than the primary one: each data source that a transaction
@@ -180,7 +181,8 @@ final class DataSourceOutboxes implements SmartInitializingSingleton, SmartLifec
 			.afterPropertiesSet();
 		List<CommittedEventsListener> committedListeners = new ArrayList<>(shared.committedListeners());
 		boolean polling = this.properties.getRelay().getMode() == RelayMode.POLLING;
-		BatchDelivery delivery = OutboxParts.delivery(store, dataSource, this.properties, shared.transports(),
+		TransactionTemplate transactions = OutboxTransactions.readCommitted(dataSource);
+		BatchDelivery delivery = OutboxParts.delivery(store, transactions, this.properties, shared.transports(),
 				shared.retryPolicy(), shared.outages(), shared.deliveryListeners());
 		FastPathDispatcher fastPath = (polling && this.properties.getFastPath().isEnabled()) ? OutboxParts
 			.fastPath(delivery, this.properties, shared.schedulers(), "outbox-fast-path-" + name) : null;
@@ -197,7 +199,7 @@ final class DataSourceOutboxes implements SmartInitializingSingleton, SmartLifec
 		}
 		StoredEvents storedEvents = OutboxParts.storedEvents(dataSource, store, table, this.properties);
 		if (this.properties.getCleanup().isEnabled()) {
-			this.parts.add(OutboxParts.cleanup(storedEvents, dataSource, this.properties, shared.schedulers(),
+			this.parts.add(OutboxParts.cleanup(storedEvents, transactions, this.properties, shared.schedulers(),
 					"outbox-cleanup-" + name));
 		}
 		BacklogMonitor backlog = null;
@@ -210,8 +212,7 @@ final class DataSourceOutboxes implements SmartInitializingSingleton, SmartLifec
 		OutboxMonitoring monitoring = new DefaultOutboxMonitoring(name, this.properties.getRelay().getMode().value(),
 				storedEvents, search, shared.transports(), shared.outages(), () -> relay, () -> fastPath,
 				() -> backlogMonitor, Map::of, () -> null);
-		AdministeredTable administered = new AdministeredTable(storedEvents, search, store,
-				OutboxTransactions.readCommitted(dataSource));
+		AdministeredTable administered = new AdministeredTable(storedEvents, search, store, transactions);
 		this.outboxes.put(name, new OtherOutbox(name, table, administered, delivery, monitoring));
 		shared.captureBuffers().add(new CaptureTarget(name, dataSource, store, relayHandOff, committedListeners));
 		logger.info("The DataSource '" + name + "' has an outbox of its own, the table '" + table + "'");

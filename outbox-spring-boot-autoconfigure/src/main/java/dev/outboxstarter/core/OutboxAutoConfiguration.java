@@ -157,7 +157,8 @@ public final class OutboxAutoConfiguration {
 	BatchDelivery outboxBatchDelivery(OutboxStore store, DataSource dataSource, OutboxProperties properties,
 			OutboxTransports transports, RetryPolicy retryPolicy, Outages outages,
 			ObjectProvider<OutboxDeliveryListener> listeners) {
-		return OutboxParts.delivery(store, dataSource, properties, transports, retryPolicy, outages,
+		return OutboxParts.delivery(store, OutboxTransactions.readCommitted(dataSource), properties, transports,
+				retryPolicy, outages,
 				listeners.orderedStream().toList());
 	}
 
@@ -165,7 +166,8 @@ public final class OutboxAutoConfiguration {
 	@ConditionalOnBooleanProperty(name = "outbox.cleanup.enabled", matchIfMissing = true)
 	OutboxCleanup outboxCleanup(StoredEvents storedEvents, DataSource dataSource, OutboxProperties properties,
 			ObjectProvider<SimpleAsyncTaskSchedulerBuilder> schedulers) {
-		return OutboxParts.cleanup(storedEvents, dataSource, properties, schedulers, "outbox-cleanup");
+		return OutboxParts.cleanup(storedEvents, OutboxTransactions.readCommitted(dataSource), properties, schedulers,
+				"outbox-cleanup");
 	}
 
 	@Bean

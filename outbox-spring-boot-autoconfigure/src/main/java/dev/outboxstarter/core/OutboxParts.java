@@ -30,6 +30,7 @@ import tools.jackson.databind.json.JsonMapper;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.task.SimpleAsyncTaskSchedulerBuilder;
 import org.springframework.core.io.ResourceLoader;
+import org.springframework.transaction.support.TransactionTemplate;
 
 /**
  * The parts of one data source's outbox, made from the {@code outbox.*} settings: the same for the
@@ -72,18 +73,17 @@ final class OutboxParts {
 				store.vendor().migrationLocation(), "outbox", table, resourceLoader);
 	}
 
-	static BatchDelivery delivery(OutboxStore store, DataSource dataSource, OutboxProperties properties,
+	static BatchDelivery delivery(OutboxStore store, TransactionTemplate transactions, OutboxProperties properties,
 			OutboxTransports transports, RetryPolicy retryPolicy, Outages outages,
 			List<OutboxDeliveryListener> listeners) {
 		return new BatchDelivery(store, transports.byName(), retryPolicy, properties.getPublishTimeout(),
-				properties.getOrdering() == Ordering.PER_KEY, OutboxTransactions.readCommitted(dataSource), listeners,
-				outages);
+				properties.getOrdering() == Ordering.PER_KEY, transactions, listeners, outages);
 	}
 
-	static OutboxCleanup cleanup(StoredEvents storedEvents, DataSource dataSource, OutboxProperties properties,
-			ObjectProvider<SimpleAsyncTaskSchedulerBuilder> schedulers, String threadName) {
+	static OutboxCleanup cleanup(StoredEvents storedEvents, TransactionTemplate transactions,
+			OutboxProperties properties, ObjectProvider<SimpleAsyncTaskSchedulerBuilder> schedulers, String threadName) {
 		Cleanup cleanup = properties.getCleanup();
-		return new OutboxCleanup(storedEvents, OutboxTransactions.readCommitted(dataSource),
+		return new OutboxCleanup(storedEvents, transactions,
 				cleanup.getPublishedRetention(), cleanup.getDeadRetention(), cleanup.getBatchSize(),
 				cleanup.getInterval(), OutboxThreads.named(schedulers, threadName));
 	}

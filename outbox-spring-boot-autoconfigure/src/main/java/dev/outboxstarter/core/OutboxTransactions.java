@@ -35,6 +35,20 @@ final class OutboxTransactions {
 		return transactions;
 	}
 
+	/**
+	 * Transactions at read committed on a data source whose connections are at the same isolation as
+	 * those of another's, found out without a connection: a tenant's parts are made inside a business
+	 * transaction, which may hold the last connection of the pool.
+	 * @param dataSource the data source
+	 * @param model the transactions of a data source of the same database
+	 * @return the transactions
+	 */
+	static TransactionTemplate readCommittedLike(DataSource dataSource, TransactionTemplate model) {
+		TransactionTemplate transactions = new TransactionTemplate(new DataSourceTransactionManager(dataSource));
+		transactions.setIsolationLevel(model.getIsolationLevel());
+		return transactions;
+	}
+
 	private static boolean connectionsAreReadCommitted(DataSource dataSource) {
 		try (Connection connection = dataSource.getConnection()) {
 			return connection.getTransactionIsolation() == Connection.TRANSACTION_READ_COMMITTED;

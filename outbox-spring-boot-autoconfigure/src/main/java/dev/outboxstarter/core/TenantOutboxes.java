@@ -36,6 +36,7 @@ import org.jspecify.annotations.Nullable;
 
 import org.springframework.beans.factory.SmartInitializingSingleton;
 import org.springframework.context.SmartLifecycle;
+import org.springframework.transaction.support.TransactionTemplate;
 
 /**
  * The outboxes of the application's tenants ({@link OutboxTenants}). Capture writes the events of a
@@ -59,6 +60,9 @@ final class TenantOutboxes
 	private final DataSource primary;
 
 	private final DatabaseVendor primaryVendor;
+
+	/** The primary data source's transactions, whose isolation the tenants' transactions take. */
+	private final TransactionTemplate primaryTransactions;
 
 	private final OutboxProperties properties;
 
@@ -94,6 +98,7 @@ final class TenantOutboxes
 		this.tenants = tenants;
 		this.primary = primary;
 		this.primaryVendor = primaryVendor;
+		this.primaryTransactions = OutboxTransactions.readCommitted(primary);
 		this.properties = properties;
 		this.dependencies = dependencies;
 		this.fastPath = fastPath;
@@ -250,7 +255,9 @@ final class TenantOutboxes
 		OutboxStore store = OutboxParts.store(dataSource, vendor, table, this.properties, shared.json());
 		OutboxStore captureStore = (dataSource == this.primary) ? store
 				: OutboxParts.store(this.primary, this.primaryVendor, table, this.properties, shared.json());
-		BatchDelivery delivery = OutboxParts.delivery(store, dataSource, this.properties, shared.transports(),
+		TransactionTemplate transactions = (dataSource == this.primary) ? this.primaryTransactions
+				: OutboxTransactions.readCommittedLike(dataSource, this.primaryTransactions);
+		BatchDelivery delivery = OutboxParts.delivery(store, transactions, this.properties, shared.transports(),
 				shared.retryPolicy(), shared.outages(), shared.deliveryListeners());
 		List<CommittedEventsListener> committedListeners = new ArrayList<>();
 		FastPathDispatcher fastPath = this.fastPath;
@@ -264,7 +271,7 @@ final class TenantOutboxes
 				relayHandOff, committedListeners);
 		StoredEvents storedEvents = OutboxParts.storedEvents(dataSource, store, table, this.properties);
 		OutboxCleanup cleanup = this.properties.getCleanup().isEnabled() ? OutboxParts.cleanup(storedEvents,
-				dataSource, this.properties, shared.schedulers(), "outbox-tenant-cleanup") : null;
+				transactions, this.properties, shared.schedulers(), "outbox-tenant-cleanup") : null;
 		return new Tenant(target, delivery, storedEvents, cleanup, this.properties.getCleanup().getInterval(),
 				() -> makeTable(outbox, vendor, tableName));
 	}

@@ -1,5 +1,7 @@
 package dev.outboxstarter.core;
 
+import java.sql.Connection;
+import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
@@ -7,6 +9,7 @@ import java.util.Locale;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicInteger;
 
 import javax.sql.DataSource;
 
@@ -35,6 +38,7 @@ import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.dao.DataAccessException;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.jdbc.datasource.DataSourceTransactionManager;
+import org.springframework.jdbc.datasource.DelegatingDataSource;
 import org.springframework.jdbc.datasource.DriverManagerDataSource;
 import org.springframework.transaction.support.TransactionTemplate;
 
@@ -56,15 +60,26 @@ class TenantOutboxesTests {
 
 	private DataSource dataSource;
 
+	private final AtomicInteger connectionsOpened = new AtomicInteger();
+
 	private Tenants tenants;
 
 	private final RecordingTransport transport = new RecordingTransport();
 
 	private ApplicationContextRunner runner(TestDatabase database) {
 		this.database = database;
-		this.dataSource = (database == TestDatabase.H2)
+		DataSource target = (database == TestDatabase.H2)
 				? new DriverManagerDataSource("jdbc:h2:mem:" + UUID.randomUUID() + ";DB_CLOSE_DELAY=-1", "sa", "")
 				: database.dataSource();
+		this.dataSource = new DelegatingDataSource(target) {
+
+			@Override
+			public Connection getConnection() throws SQLException {
+				TenantOutboxesTests.this.connectionsOpened.incrementAndGet();
+				return super.getConnection();
+			}
+
+		};
 		if (database != TestDatabase.H2) {
 			database.dropTable(TABLE);
 		}
@@ -144,6 +159,26 @@ class TenantOutboxesTests {
 			publishAs(context, "initech", "initech event");
 			assertThat(outboxes.relay().round()).isOne();
 			assertThat(this.transport.payloads).containsExactly("\"initech event\"");
+		});
+	}
+
+	@ParameterizedTest
+	@EnumSource(value = TestDatabase.class, names = "H2")
+	void firstTransactionOfATenantAddedWhileTheApplicationRunsTakesNoConnectionBesideItsOwn(TestDatabase database) {
+		ApplicationContextRunner runner = runner(database);
+		this.tenants.add("initech");
+		// Another instance, whose tenants at its start included this one, made the tenant's table.
+		runner.run((context) -> assertThat(tableExists("initech")).isTrue());
+		this.tenants.outboxes.removeIf((outbox) -> outbox.tenant().equals("initech"));
+		runner.run((context) -> {
+			this.tenants.addWithoutSchema("initech");
+			this.connectionsOpened.set(0);
+
+			publishAs(context, "initech", "initech event");
+
+			// With a connection each, the writers of a full pool would wait for one none of them gives back.
+			assertThat(this.connectionsOpened).hasValue(1);
+			assertThat(payloads("initech")).containsExactly("\"initech event\"");
 		});
 	}
 
