@@ -365,6 +365,8 @@ public final class OutboxTestTable {
 
 		private final List<String> calls = new CopyOnWriteArrayList<>();
 
+		private final List<String> preparedStatements = new CopyOnWriteArrayList<>();
+
 		public RecordingDataSource(DataSource target) {
 			super(target);
 		}
@@ -375,6 +377,14 @@ public final class OutboxTestTable {
 		 */
 		public List<String> calls() {
 			return this.calls;
+		}
+
+		/**
+		 * The SQL of the statements prepared.
+		 * @return the statements in order
+		 */
+		public List<String> preparedStatements() {
+			return this.preparedStatements;
 		}
 
 		@Override
@@ -402,6 +412,7 @@ public final class OutboxTestTable {
 				}
 				if (type == Connection.class && name.equals("prepareStatement")) {
 					this.calls.add(name);
+					this.preparedStatements.add((String) args[0]);
 					return recording(PreparedStatement.class, (PreparedStatement) result);
 				}
 				return result;

@@ -3,8 +3,11 @@ package dev.outboxstarter.internal.store;
 import java.sql.PreparedStatement;
 import java.time.Duration;
 
+import javax.sql.DataSource;
+
 import org.apache.commons.logging.Log;
 import org.apache.commons.logging.LogFactory;
+import org.jspecify.annotations.Nullable;
 
 import org.springframework.dao.DataAccessException;
 import org.springframework.jdbc.core.namedparam.MapSqlParameterSource;
@@ -61,23 +64,32 @@ public final class ClaimIdleLimit {
 	}
 
 	/**
-	 * Sets the limit for the claim's transaction. A setting of the session, rather than of the
-	 * transaction, is put back once the transaction has completed, before the pool lends the connection
-	 * to the application again; where that cannot be arranged (no transaction synchronization), the
-	 * claim has no limit.
+	 * Sets the limit for the claim's transaction, once: a batch over several tables claims in each. A
+	 * setting of the session, rather than of the transaction, is put back once the transaction has
+	 * completed, before the pool lends the connection to the application again; where that cannot be
+	 * arranged (no transaction synchronization), the claim has no limit.
 	 */
 	void applyToClaim() {
+		boolean synchronizing = TransactionSynchronizationManager.isSynchronizationActive();
 		boolean sessionSetting = !this.sql.resetClaimIdle().isEmpty();
-		if (sessionSetting && !TransactionSynchronizationManager.isSynchronizationActive()) {
+		if (sessionSetting && !synchronizing) {
+			return;
+		}
+		Applied applied = new Applied(this.jdbc.getJdbcTemplate().getDataSource());
+		if (synchronizing && TransactionSynchronizationManager.hasResource(applied)) {
 			return;
 		}
 		this.jdbc.execute(this.sql.limitClaimIdle(), this.parameters, PreparedStatement::execute);
-		if (sessionSetting) {
+		if (synchronizing) {
+			TransactionSynchronizationManager.bindResource(applied, Boolean.TRUE);
 			TransactionSynchronizationManager.registerSynchronization(new TransactionSynchronization() {
 
 				@Override
 				public void afterCompletion(int status) {
-					resetSession();
+					TransactionSynchronizationManager.unbindResourceIfPossible(applied);
+					if (sessionSetting) {
+						resetSession();
+					}
 				}
 
 			});
@@ -99,6 +111,13 @@ public final class ClaimIdleLimit {
 						+ "is closed", ex);
 			}
 		}
+	}
+
+	/**
+	 * Marks a transaction on the data source as limited.
+	 */
+	private record Applied(@Nullable DataSource dataSource) {
+
 	}
 
 }

@@ -7,6 +7,7 @@ import java.util.UUID;
 import dev.outboxstarter.spi.CapturedEvent;
 import dev.outboxstarter.testsupport.HeldTransaction;
 import dev.outboxstarter.testsupport.OutboxTestTable;
+import dev.outboxstarter.testsupport.OutboxTestTable.RecordingDataSource;
 import dev.outboxstarter.testsupport.TestDatabase;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
@@ -188,6 +189,28 @@ public class OutboxStoreLockingTests {
 			assertThatIllegalStateException().isThrownBy(() -> frozen.commit((s) -> s.markPublished(rows.subList(0, 1))));
 		}
 		assertThat(outbox.row(rows.get(0)).status()).isEqualTo("PENDING");
+	}
+
+	@ParameterizedTest
+	@EnumSource(value = TestDatabase.class, names = { "POSTGRESQL", "MARIADB" })
+	void claimsOfSeveralTablesInOneTransactionLimitItsIdleTimeOnce(TestDatabase database) {
+		OutboxTestTable outbox = OutboxTestTable.prepare(database, TABLE);
+		OutboxTestTable other = OutboxTestTable.prepare(database, TABLE + "_other");
+		RecordingDataSource recording = new RecordingDataSource(outbox.dataSource());
+		OutboxStore store = outbox.store(recording, Duration.ofSeconds(7));
+		OutboxStore otherStore = other.store(recording, Duration.ofSeconds(7));
+		outbox.insert(store, Duration.ZERO, event("K"));
+		other.insert(otherStore, Duration.ZERO, event("K"));
+		recording.preparedStatements().clear();
+
+		OutboxTestTable.transactions(recording).executeWithoutResult((status) -> {
+			assertThat(ids(store.claimDue(10, 0).events())).hasSize(1);
+			assertThat(ids(otherStore.claimDue(10, 0).events())).hasSize(1);
+		});
+
+		assertThat(recording.preparedStatements())
+			.filteredOn((sql) -> sql.contains("idle_in_transaction_session_timeout") || sql.contains("wait_timeout"))
+			.hasSize(1);
 	}
 
 	@ParameterizedTest
