@@ -8,7 +8,6 @@ import java.time.Instant;
 import java.time.LocalDateTime;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
-import java.util.Collection;
 import java.util.Properties;
 import java.util.UUID;
 
@@ -22,7 +21,6 @@ import org.springframework.core.io.ClassPathResource;
 import org.springframework.core.io.support.PropertiesLoaderUtils;
 import org.springframework.jdbc.support.JdbcUtils;
 import org.springframework.jdbc.support.MetaDataAccessException;
-import org.springframework.jdbc.support.SqlArrayValue;
 
 /**
  * The databases the outbox supports. Each has its own migrations under
@@ -133,20 +131,6 @@ public enum DatabaseVendor {
 	public Object idParameter(UUID id) {
 		// MariaDB/MySQL store ids as CHAR(36); the others have a native UUID type.
 		return (this == MYSQL) ? id.toString() : id;
-	}
-
-	/**
-	 * Ids as this vendor's statements take a list of them ({@code :ids}): one {@code uuid[]} array on
-	 * PostgreSQL, whose statements compare with {@code = ANY(:ids)}; elsewhere a list that the
-	 * statement's {@code IN (:ids)} expands.
-	 * @param ids the ids
-	 * @return the parameter's value
-	 */
-	public Object idsParameter(Collection<UUID> ids) {
-		if (this == POSTGRESQL) {
-			return new SqlArrayValue("uuid", ids.toArray());
-		}
-		return ids.stream().map(this::idParameter).toList();
 	}
 
 	/**

@@ -250,7 +250,7 @@ public class OutboxStore {
 	}
 
 	private MapSqlParameterSource ids(Collection<UUID> ids) {
-		return new MapSqlParameterSource("ids", this.vendor.idsParameter(ids));
+		return new MapSqlParameterSource("ids", ids.stream().map(this.vendor::idParameter).toList());
 	}
 
 	private ClaimedEvent claimedEvent(ResultSet rs, int row) throws SQLException {

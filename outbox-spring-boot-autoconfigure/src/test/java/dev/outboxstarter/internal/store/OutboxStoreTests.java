@@ -262,7 +262,7 @@ public class OutboxStoreTests {
 			// The table is small enough for a sequential scan, which at production sizes is not an option.
 			outbox.jdbc().execute("SET LOCAL enable_seqscan = off");
 			return String.join("\n", new NamedParameterJdbcTemplate(outbox.jdbc())
-				.queryForList("EXPLAIN " + claimByIds, Map.of("ids", outbox.vendor().idsParameter(ids)), String.class));
+				.queryForList("EXPLAIN " + claimByIds, Map.of("ids", ids), String.class));
 		});
 
 		// How the claim finds its rows; its per-key check below (SubPlan) probes the few pending rows.
@@ -309,7 +309,7 @@ public class OutboxStoreTests {
 		List<UUID> ids = outbox.jdbc().queryForList("SELECT id FROM " + table + " WHERE status = 'PENDING' LIMIT 50",
 				UUID.class);
 		OutboxStatements statements = outbox.statements(KeyOrdering.PER_KEY);
-		Map<String, Object> parameters = Map.of("ids", outbox.vendor().idsParameter(ids), "limit", 500, "afterSeq", 0L);
+		Map<String, Object> parameters = Map.of("ids", ids, "limit", 500, "afterSeq", 0L);
 
 		for (String statement : List.of(statements.claimDue(), statements.claimByIds(), statements.heldBack())) {
 			String plan = outbox.transactions().execute((status) -> {

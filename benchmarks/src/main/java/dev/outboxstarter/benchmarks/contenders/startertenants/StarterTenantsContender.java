@@ -51,8 +51,8 @@ public class StarterTenantsContender extends SpringContender {
 
 	/**
 	 * The tenants' settings, and on PostgreSQL a driver statement cache sized for the tenants' tables, as
-	 * docs/several-databases.md advises: the statements name each tenant's tables, so each tenant has its
-	 * own, and the default cache of 256 would parse and plan most of them anew at 100 tenants.
+	 * docs/several-databases.md advises: the statements name each tenant's tables and list a batch's ids
+	 * one parameter each, so each tenant has a few dozen, and the default cache of 256 would keep few.
 	 */
 	@Override
 	protected Map<String, Object> properties(ContenderSettings settings) {
@@ -61,7 +61,9 @@ public class StarterTenantsContender extends SpringContender {
 		properties.put("bench.tenants", this.tenants);
 		if (BenchmarkDatabase.of(settings.jdbcUrl()) == BenchmarkDatabase.POSTGRESQL) {
 			properties.put("spring.datasource.hikari.data-source-properties.preparedStatementCacheQueries",
-					Math.max(256, 8 * this.tenants));
+					Math.max(256, 40 * this.tenants));
+			properties.put("spring.datasource.hikari.data-source-properties.preparedStatementCacheSizeMiB",
+					Math.max(5, this.tenants / 2));
 		}
 		return properties;
 	}
