@@ -28,11 +28,8 @@ final class OutboxTransactions {
 	 * @return the transactions
 	 */
 	static TransactionTemplate readCommitted(DataSource dataSource) {
-		TransactionTemplate transactions = new TransactionTemplate(new DataSourceTransactionManager(dataSource));
-		if (!connectionsAreReadCommitted(dataSource)) {
-			transactions.setIsolationLevel(TransactionDefinition.ISOLATION_READ_COMMITTED);
-		}
-		return transactions;
+		return transactions(dataSource, connectionsAreReadCommitted(dataSource)
+				? TransactionDefinition.ISOLATION_DEFAULT : TransactionDefinition.ISOLATION_READ_COMMITTED);
 	}
 
 	/**
@@ -44,8 +41,12 @@ final class OutboxTransactions {
 	 * @return the transactions
 	 */
 	static TransactionTemplate readCommittedLike(DataSource dataSource, TransactionTemplate model) {
+		return transactions(dataSource, model.getIsolationLevel());
+	}
+
+	private static TransactionTemplate transactions(DataSource dataSource, int isolation) {
 		TransactionTemplate transactions = new TransactionTemplate(new DataSourceTransactionManager(dataSource));
-		transactions.setIsolationLevel(model.getIsolationLevel());
+		transactions.setIsolationLevel(isolation);
 		return transactions;
 	}
 

@@ -125,7 +125,7 @@ public class BatchDelivery {
 	 * order
 	 * @return what was done, over all the tables
 	 */
-	public DeliveryResult deliverTogether(PublishPath path,
+	DeliveryResult deliverTogether(PublishPath path,
 			Map<BatchDelivery, Function<OutboxStore, ClaimedBatch>> claims) {
 		claims.keySet().forEach((table) -> {
 			Assert.isTrue(sharesTransactionsWith(table), "Outbox tables delivered together must share a data source");
@@ -160,7 +160,7 @@ public class BatchDelivery {
 	 * @param other the delivery of another table
 	 * @return whether the two can be delivered together
 	 */
-	public boolean sharesTransactionsWith(BatchDelivery other) {
+	boolean sharesTransactionsWith(BatchDelivery other) {
 		if (other == this) {
 			return true;
 		}

@@ -152,9 +152,11 @@ final class BatchOutcome {
 		this.postponed.forEach((pause, events) -> store.postpone(ids(events.stream().filter(inTable).toList()),
 				pause.remainingAt(System.nanoTime()), "Not sent: its destination is paused until " + pause.endsAt()
 						+ ", after it failed while the transport took messages to other destinations: " + pause.error()));
-		store.postpone(ids(this.inFlight.stream().filter(inTable).toList()), publishTimeout,
-				"Sent, not acknowledged within outbox.publish-timeout (" + publishTimeout + "); not sent again while "
-						+ "this instance awaits its acknowledgement");
+		List<ClaimedEvent> inFlight = this.inFlight.stream().filter(inTable).toList();
+		if (!inFlight.isEmpty()) {
+			store.postpone(ids(inFlight), publishTimeout, "Sent, not acknowledged within outbox.publish-timeout ("
+					+ publishTimeout + "); not sent again while this instance awaits its acknowledgement");
+		}
 	}
 
 	DeliveryResult result() {
